@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "cache" view: one line with the page-cache counts of a file.
+ *
+ *   cached N dirty N writeback N evicted N pages N
+ *
+ * Counts are in pages; "pages" is the file size in pages. The kernel takes
+ * the counts when the read starts (ctx->stat), so the program runs once.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+SEC("iter/fs_inode")
+int fsiter_cache(struct bpf_iter__fs_inode *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct inode *inode = ctx->inode;
+	struct cachestat *cs = ctx->stat;
+	__u64 pages;
+
+	if (!inode || !cs)
+		return 0;
+
+	pages = ((__u64)inode->i_size + 4095) >> 12;
+	BPF_SEQ_PRINTF(seq, "cached %llu dirty %llu writeback %llu evicted %llu pages %llu\n",
+		       cs->nr_cache, cs->nr_dirty, cs->nr_writeback,
+		       cs->nr_evicted, pages);
+	return 0;
+}

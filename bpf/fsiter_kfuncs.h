@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The page-cache kfuncs of the fs_inode iterator (kernel/patches/), as BPF
+ * programs declare them. They take only the iterator's own ctx->inode.
+ */
+#ifndef FSITER_KFUNCS_H
+#define FSITER_KFUNCS_H
+
+extern void bpf_filemap_cachestat(struct inode *inode, unsigned long from,
+				  unsigned long last, struct cachestat *cs) __ksym;
+extern long bpf_filemap_find_present(struct inode *inode, unsigned long from,
+				     unsigned long last) __ksym;
+extern long bpf_filemap_get_order(struct inode *inode, unsigned long index) __ksym;
+
+/* Most page-cache entries in one fs_inode window (FS_INODE_WINDOW_ENTRIES). */
+#define FSITER_WINDOW_ENTRIES 512
+
+#endif /* FSITER_KFUNCS_H */
