@@ -41,6 +41,18 @@ static long list_folio(__u32 i, void *data)
 	return 0;
 }
 
+/* Octal, as stat(1) %f would be in octal: bpf_seq_printf() has no %o. */
+static void print_mode(struct seq_file *seq, umode_t m)
+{
+	if (m >> 15)
+		BPF_SEQ_PRINTF(seq, "inode.mode 0%u%u%u%u%u%u\n", m >> 15,
+			       (m >> 12) & 7, (m >> 9) & 7, (m >> 6) & 7,
+			       (m >> 3) & 7, m & 7);
+	else
+		BPF_SEQ_PRINTF(seq, "inode.mode 0%u%u%u%u%u\n", (m >> 12) & 7,
+			       (m >> 9) & 7, (m >> 6) & 7, (m >> 3) & 7, m & 7);
+}
+
 static void print_header(struct seq_file *seq, struct inode *inode,
 			 struct dentry *dentry, struct cachestat *cs)
 {
@@ -54,7 +66,7 @@ static void print_header(struct seq_file *seq, struct inode *inode,
 	if (dentry)
 		BPF_SEQ_PRINTF(seq, "inode.name %s\n", dentry->d_name.name);
 	BPF_SEQ_PRINTF(seq, "inode.ino %lu\n", inode->i_ino);
-	BPF_SEQ_PRINTF(seq, "inode.mode 0%o\n", inode->i_mode);
+	print_mode(seq, inode->i_mode);
 	BPF_SEQ_PRINTF(seq, "inode.nlink %u\n", inode->i_nlink);
 	BPF_SEQ_PRINTF(seq, "inode.uid %u\n", inode->i_uid.val);
 	BPF_SEQ_PRINTF(seq, "inode.gid %u\n", inode->i_gid.val);

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "mount" view: one mount, as "key value" lines (docs/output.md): the
+ * RFC's dump_mnt plus the options, the propagation, the filesystem type
+ * and the mount point. The kernel runs it with the mount tree locked, so
+ * the walk up to the root sees a consistent tree.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* include/linux/mount.h */
+#define MNT_NOSUID	0x01
+#define MNT_NODEV	0x02
+#define MNT_NOEXEC	0x04
+#define MNT_NOATIME	0x08
+#define MNT_NODIRATIME	0x10
+#define MNT_RELATIME	0x20
+#define MNT_READONLY	0x40
+#define MNT_NOSYMFOLLOW	0x80
+#define MNT_SHARED	0x1000
+#define MNT_UNBINDABLE	0x2000
+
+/* Deepest mount point shown; deeper ones are cut at the top with "...". */
+#define MAX_DEPTH 32
+
+struct path_walk {
+	struct seq_file *seq;
+	struct mount *mnt;
+	struct dentry *dentry;
+	__u64 names[MAX_DEPTH];	/* component names, innermost first */
+	__u32 n;
+	bool done;
+};
+
+static long walk_up(__u32 i, void *data)
+{
+	struct path_walk *w = data;
+	struct mount *mnt = w->mnt;
+	struct dentry *dentry = w->dentry;
+
+	if (dentry == mnt->mnt.mnt_root || dentry == dentry->d_parent) {
+		struct mount *parent = mnt->mnt_parent;
+
+		if (parent == mnt) {	/* the root, or a detached mount */
+			w->done = true;
+			return 1;
+		}
+		w->dentry = mnt->mnt_mountpoint;
+		w->mnt = parent;
+		return 0;
+	}
+	if (w->n >= MAX_DEPTH)
+		return 1;
+	w->names[w->n & (MAX_DEPTH - 1)] = (__u64)dentry->d_name.name;
+	w->n++;
+	w->dentry = dentry->d_parent;
+	return 0;
+}
+
+static long print_name(__u32 i, void *data)
+{
+	struct path_walk *w = data;
+	struct seq_file *seq = w->seq;
+	__u32 k = w->n - 1 - i;
+
+	if (i >= w->n)
+		return 1;
+	BPF_SEQ_PRINTF(seq, "/%s", (const char *)w->names[k & (MAX_DEPTH - 1)]);
+	return 0;
+}
+
+static void print_opt(struct seq_file *seq, int flags, int bit, const char *name)
+{
+	if (flags & bit)
+		BPF_SEQ_PRINTF(seq, ",%s", name);
+}
+
+SEC("iter/fs_mnt")
+int fsiter_mount(struct bpf_iter__fs_mnt *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct mount *mnt = ctx->mnt;
+	struct path_walk w = {};
+	struct super_block *sb;
+	struct mount *master;
+	int flags;
+	dev_t dev;
+
+	if (!mnt)
+		return 0;
+
+	sb = mnt->mnt.mnt_sb;
+	dev = sb->s_dev;
+	flags = mnt->mnt.mnt_flags;	/* read once: remount may change it */
+	BPF_SEQ_PRINTF(seq, "mnt.id %d\n", mnt->mnt_id);
+	BPF_SEQ_PRINTF(seq, "mnt.parent %d\n", mnt->mnt_parent->mnt_id);
+	BPF_SEQ_PRINTF(seq, "mnt.dev %u:%u\n", dev >> 20, dev & ((1U << 20) - 1));
+	BPF_SEQ_PRINTF(seq, "mnt.flags 0x%x\n", flags);
+
+	BPF_SEQ_PRINTF(seq, "mnt.opts %s", flags & MNT_READONLY ? "ro" : "rw");
+	print_opt(seq, flags, MNT_NOSUID, "nosuid");
+	print_opt(seq, flags, MNT_NODEV, "nodev");
+	print_opt(seq, flags, MNT_NOEXEC, "noexec");
+	print_opt(seq, flags, MNT_NOATIME, "noatime");
+	print_opt(seq, flags, MNT_NODIRATIME, "nodiratime");
+	print_opt(seq, flags, MNT_RELATIME, "relatime");
+	print_opt(seq, flags, MNT_NOSYMFOLLOW, "nosymfollow");
+	BPF_SEQ_PRINTF(seq, "\n");
+
+	BPF_SEQ_PRINTF(seq, "mnt.propagation");
+	if (flags & MNT_SHARED)
+		BPF_SEQ_PRINTF(seq, " shared:%d", mnt->mnt_group_id);
+	master = mnt->mnt_master;
+	if (master)
+		BPF_SEQ_PRINTF(seq, " master:%d", master->mnt_group_id);
+	if (flags & MNT_UNBINDABLE)
+		BPF_SEQ_PRINTF(seq, " unbindable");
+	BPF_SEQ_PRINTF(seq, "\n");
+
+	BPF_SEQ_PRINTF(seq, "sb.type %s\n", sb->s_type->name);
+	BPF_SEQ_PRINTF(seq, "mnt.detached %d\n", mnt->mnt_parent == mnt && !mnt->mnt_ns);
+
+	/* The mount point, from the root of the mount tree. */
+	w.seq = seq;
+	w.dentry = mnt->mnt_mountpoint;
+	if (mnt->mnt_parent == mnt) {
+		BPF_SEQ_PRINTF(seq, "mnt.point /\n");
+		return 0;
+	}
+	w.mnt = mnt->mnt_parent;
+	bpf_loop(4 * MAX_DEPTH, walk_up, &w, 0);
+	BPF_SEQ_PRINTF(seq, "mnt.point %s", w.done ? "" : "...");
+	if (w.n == 0)
+		BPF_SEQ_PRINTF(seq, "/");
+	bpf_loop(MAX_DEPTH, print_name, &w, 0);
+	BPF_SEQ_PRINTF(seq, "\n");
+	return 0;
+}
