@@ -20,11 +20,12 @@ mkdir -p $pins
 "$ktool" pin "$views/cache.bpf.o" fsiter_cache /run/demo/data/report.db $pins/report-cache
 "$ktool" pin "$views/inode.bpf.o" fsiter_inode /run/demo/data/report.db $pins/report-inode
 "$ktool" pin "$views/inode-raw.bpf.o" fsiter_inode_raw /run/demo/data/report.db $pins/report-raw
-chmod 0711 /sys/fs/bpf $pins
-chgrp fsreaders $pins/report-cache $pins/report-inode
-chmod 0440 $pins/report-cache $pins/report-inode
-chmod 0400 $pins/report-raw
-ls -l $pins
+# /sys/fs/bpf stays 0700: an ACL lets the group fsreaders through, and
+# another grants it the two views (bpffs ACLs: kernel patch 0011).
+setfacl -m g:fsreaders:x /sys/fs/bpf
+setfacl -m g:fsreaders:r $pins/report-cache $pins/report-inode
+ls -ld /sys/fs/bpf; ls -l $pins
+getfacl -p $pins/report-cache
 
 say "# fsa (in group fsreaders) reads the pins"
 setpriv --reuid=fsa --regid=fsa --init-groups id
