@@ -69,6 +69,9 @@ left=$(fincore_pages $g)
 check_eq "cached after reclaim = fincore" "$(cache_field cached $g)" "$left"
 check_ge "pages reclaimed by MADV_PAGEOUT" "$((2048 - left))" 1
 check_eq "evicted = pages reclaimed" "$(cache_field evicted $g)" "$((2048 - left))"
+# find_present skips shadow entries: only cached folios are listed.
+pages=$(view inode $g | awk '$1 == "folio" { n += 2 ^ $3 } END { print n + 0 }')
+check_eq "inode view lists no evicted pages" "$pages" "$left"
 
 echo "== other targets"
 t=/tmp/tmpfs-file
