@@ -3,7 +3,11 @@
 # user space against it, runs the host tests (ctest), checkpatch on the
 # series, then boots the kernel in QEMU and runs the VM suites.
 #
-#   tests/run.sh [--keep-going]
+#   tests/run.sh [--debug]
+#
+# --debug also builds the debug kernel (kernel/config/debug.config: KASAN,
+# kmemleak) and runs the kernel suite on it; under TCG that takes about
+# three times as long, so CI does not.
 #
 # Exits non-zero if anything failed; the last line is "N passed, N failed"
 # over the suites.
@@ -12,6 +16,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 
 build=${FSITER_BUILD_DIR:-$top/build}
+debug=0
+case "${1:-}" in
+	--debug) debug=1 ;;
+	"") ;;
+	*) echo "run.sh: unknown argument '$1' (usage: tests/run.sh [--debug])" >&2; exit 2 ;;
+esac
 passed=0 failed=0
 step() {
 	local name=$1
@@ -35,6 +45,12 @@ step "kernel tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
 step "bpffs ACL tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/acl-tests.sh "$build"
+
+if (( debug )); then
+	dkdir=$(kernel/build.sh --debug | tail -n1) || { echo "run.sh: debug kernel build failed" >&2; exit 1; }
+	step "kernel tests on the KASAN/kmemleak kernel" tests/vm/run-vm.sh --kernel-dir "$dkdir" \
+		--timeout 5400 --mem 6144 --disk 4G -- tests/vm/kernel-tests.sh "$build"
+fi
 
 echo "$passed passed, $failed failed"
 (( failed == 0 ))
