@@ -5,11 +5,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-build=${1:?usage: acl-tests.sh BUILD_DIR}
-build=$(cd "$build" && pwd)
-ktool=$build/tests/kernel/fsiter-ktool
-cache_obj=$build/bpf/cache.bpf.o
-[[ ${FSITER_IN_VM:-} == 1 ]] || { echo "acl-tests.sh: run me inside the test VM" >&2; exit 2; }
+suite_init "${1:-}"
+cache_obj=$views/cache.bpf.o
 
 as() { local u=$1; shift; setpriv --reuid="$u" --regid="$u" --init-groups "$@"; }
 can_read() { as "$1" cat "$2" >/dev/null 2>&1; }

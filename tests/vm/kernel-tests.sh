@@ -8,11 +8,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-build=${1:?usage: kernel-tests.sh BUILD_DIR}
-build=$(cd "$build" && pwd)
-ktool=$build/tests/kernel/fsiter-ktool
-views=$build/bpf
-[[ ${FSITER_IN_VM:-} == 1 ]] || { echo "kernel-tests.sh: run me inside the test VM" >&2; exit 2; }
+suite_init "${1:-}"
 
 view() { "$ktool" read "$views/$1.bpf.o" "fsiter_${1//-/_}" "${@:2}"; }
 cache_field() { view cache "$2" | word "$1"; }

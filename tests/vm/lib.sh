@@ -6,6 +6,19 @@
 T_PASSED=0
 T_FAILED=0
 
+# suite_init BUILD_DIR: what every in-guest suite starts with. Refuses to
+# run outside the test VM; sets build, ktool (fsiter-ktool) and views (the
+# directory of the compiled views).
+suite_init() {
+	local me
+	me=$(basename "$0")
+	[[ ${FSITER_IN_VM:-} == 1 ]] || { echo "$me: run me inside the test VM" >&2; exit 2; }
+	[[ -n ${1:-} && -d $1 ]] || { echo "usage: $me BUILD_DIR" >&2; exit 2; }
+	build=$(cd "$1" && pwd)
+	ktool=$build/tests/kernel/fsiter-ktool
+	views=$build/bpf
+}
+
 pass() { T_PASSED=$((T_PASSED + 1)); echo "ok: $*"; }
 fail() { T_FAILED=$((T_FAILED + 1)); echo "FAIL: $*"; }
 
