@@ -139,9 +139,12 @@ append=(
 )
 # shellcheck disable=SC2206  # split like a command line, on purpose
 [[ -z "$extra_append" ]] || append+=($extra_append)
+# q35, not the default pc (i440fx): the pc DSDT builds its PCI routing table
+# (_PRT) in an AML loop, which under TCG with KASAN runs into ACPICA's 30 s
+# loop timeout once per PCI device ("AE_AML_LOOP_TIMEOUT", "no GSI").
 # shellcheck disable=SC2054
 qemu=(
-    qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m "$mem" -smp "$cpus"
+    qemu-system-x86_64 -machine q35 -accel tcg,thread=multi -cpu max -m "$mem" -smp "$cpus"
     -nodefaults -nographic -no-reboot -serial stdio
     -kernel "$kernel_dir/bzImage" -append "${append[*]}"
     -virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap
