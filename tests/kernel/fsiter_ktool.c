@@ -6,8 +6,8 @@
  *   fsiter-ktool pin  [--opath] OBJ PROG PATH PIN  pin an iterator link
  *
  * OBJ is a compiled BPF object (a view from bpf/ or a test program), PROG
- * the name of an iter/fs_inode or iter/fs_mnt program in it. The exit status is 0, or 1
- * with a message naming what failed.
+ * the name of an iter/fs_inode or iter/fs_mnt program in it. The exit
+ * status is 0, or 1 with a message naming what failed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,26 +35,25 @@ static int attach_and_run(const char *obj_path, const char *prog_name,
 	err = libbpf_get_error(obj);
 	if (err) {
 		fprintf(stderr, "fsiter-ktool: %s: %s\n", obj_path, strerror(-err));
-		return -err;
+		return err;
 	}
 	bpf_object__for_each_program(prog, obj)
 		bpf_program__set_autoload(prog, !strcmp(bpf_program__name(prog), prog_name));
 	prog = bpf_object__find_program_by_name(obj, prog_name);
 	if (!prog) {
 		fprintf(stderr, "fsiter-ktool: %s: no program '%s'\n", obj_path, prog_name);
-		err = ENOENT;
+		err = -ENOENT;
 		goto out;
 	}
 	err = bpf_object__load(obj);
 	if (err) {
 		fprintf(stderr, "fsiter-ktool: %s: load: %s\n", obj_path, strerror(-err));
-		err = -err;
 		goto out;
 	}
 	fd = open(path, open_flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
-		err = errno;
-		fprintf(stderr, "fsiter-ktool: %s: %s\n", path, strerror(err));
+		err = -errno;
+		fprintf(stderr, "fsiter-ktool: %s: %s\n", path, strerror(-err));
 		goto out;
 	}
 	linfo.fs.type = strcmp(bpf_program__section_name(prog), "iter/fs_mnt") ?
@@ -66,29 +65,26 @@ static int attach_and_run(const char *obj_path, const char *prog_name,
 	err = libbpf_get_error(link);
 	if (err) {
 		link = NULL;
-		err = -err;
-		fprintf(stderr, "fsiter-ktool: %s: attach: %s\n", path, strerror(err));
+		fprintf(stderr, "fsiter-ktool: %s: attach: %s\n", path, strerror(-err));
 		goto out;
 	}
 	if (pin) {
 		err = bpf_link__pin(link, pin);
-		if (err) {
-			err = -err;
-			fprintf(stderr, "fsiter-ktool: %s: pin: %s\n", pin, strerror(err));
-		}
+		if (err)
+			fprintf(stderr, "fsiter-ktool: %s: pin: %s\n", pin, strerror(-err));
 		goto out;
 	}
 	iter_fd = bpf_iter_create(bpf_link__fd(link));
 	if (iter_fd < 0) {
-		err = errno;
-		fprintf(stderr, "fsiter-ktool: iter_create: %s\n", strerror(err));
+		err = -errno;
+		fprintf(stderr, "fsiter-ktool: iter_create: %s\n", strerror(-err));
 		goto out;
 	}
 	while ((nr = read(iter_fd, buf, sizeof(buf))) > 0)
 		fwrite(buf, 1, nr, stdout);
 	if (nr < 0) {
-		err = errno;
-		fprintf(stderr, "fsiter-ktool: %s: read: %s\n", path, strerror(err));
+		err = -errno;
+		fprintf(stderr, "fsiter-ktool: %s: read: %s\n", path, strerror(-err));
 	}
 out:
 	if (iter_fd >= 0)
