@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The policy: which views to pin, on what, and who may read them.
+ * Format: docs/fsiter-policy.conf.5. Parsing is pure (no system calls
+ * beyond reading the files), so it can be fuzzed on its own; validation
+ * resolves users, groups and ACLs.
+ */
+#ifndef FSITER_POLICY_H
+#define FSITER_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include "diag.h"
+#include "view_table.h"
+
+#define POLICY_DEFAULT_PIN_DIR	"/sys/fs/bpf/fsiter"
+#define POLICY_DEFAULT_MODE	0400
+/* Longest pin name: a bpffs name is at most NAME_MAX bytes. */
+#define POLICY_NAME_MAX		255
+
+/* Entry options (the last column). */
+#define POLICY_OPT_NOFAIL	0x1	/* a missing path skips the entry */
+#define POLICY_OPT_EXPOSE_RAW	0x2	/* inode-raw may be granted to non-root */
+
+/* One named ACL entry, u:NAME:r or g:NAME:r, once validated. */
+struct policy_grant {
+	bool is_group;
+	unsigned int id;	/* uid or gid */
+	bool read;		/* r, or - for an entry that grants nothing */
+};
+
+struct policy_entry {
+	struct loc loc;
+	const struct view_desc *view;
+	char *name;
+	char *path;
+	mode_t mode;
+	char *owner;		/* NULL: root */
+	char *group;		/* NULL: root */
+	char *acl;		/* NULL: none beyond the mode */
+	unsigned int options;
+
+	/* Filled in by policy_validate(). */
+	uid_t uid;
+	gid_t gid;
+	struct policy_grant *grants;
+	size_t nr_grants;
+};
+
+struct policy {
+	char *pin_dir;
+	struct loc pin_dir_loc;
+	bool grant_traverse;
+	struct policy_entry *entries;
+	size_t nr_entries;
+	/* The files read, in order: the strings that loc.file points to. */
+	char **files;
+	size_t nr_files;
+};
+
+void policy_init(struct policy *p);
+void policy_free(struct policy *p);
+
+/*
+ * Parse one file's text as FILE. Entries of FILE replace same-named ones of
+ * files parsed before. Reports every error; returns 0, -EINVAL if there was
+ * any, or -ENOMEM.
+ */
+int policy_parse_buf(struct policy *p, const char *file, const char *buf,
+		     size_t len);
+/*
+ * Read PATH, then each drop-in NAME.conf of PATH.d (PATH without ".conf",
+ * plus ".d") in name order. Returns 0, -EINVAL after reporting errors, or
+ * another negative errno for a file that cannot be read.
+ */
+int policy_load(struct policy *p, const char *path);
+/* Resolve users, groups and ACLs, and check grants. 0 or -EINVAL. */
+int policy_validate(struct policy *p);
+
+const struct policy_entry *policy_find(const struct policy *p,
+				       const char *name);
+/* The drop-in directory of PATH, malloc'ed; NULL on ENOMEM. */
+char *policy_dropin_dir(const char *path);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "policy.h"
+#include "policy_fields.h"
+
+/* Length of the UTF-8 sequence at S, or 0 if it is not valid UTF-8. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned int c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, beyond U+10FFFF. */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static bool name_char(char c)
+{
+	return isascii(c) && (isalnum(c) || strchr("-_+@:", c));
+}
+
+const char *policy_name_error(const char *name)
+{
+	size_t len = strlen(name);
+	const char *s;
+
+	if (len == 0)
+		return "empty name";
+	if (len > POLICY_NAME_MAX)
+		return "too long (at most 255 bytes)";
+	for (s = name; *s; ) {
+		size_t n = utf8_len((const unsigned char *)s);
+
+		if (!n)
+			return "not valid UTF-8";
+		s += n;
+	}
+	if (strchr(name, '/'))
+		return "a name cannot contain '/'";
+	if (strchr(name, '.'))
+		return "bpffs refuses names with '.'";
+	for (s = name; *s; s++)
+		if (!name_char(*s))
+			return "only ASCII letters, digits and - _ + @ : are allowed";
+	if (!isalnum((unsigned char)name[0]))
+		return "a name must start with a letter or a digit";
+	return NULL;
+}
+
+const char *policy_path_error(const char *path)
+{
+	const char *c = path;
+
+	if (path[0] != '/')
+		return "not an absolute path";
+	if (strlen(path) >= PATH_MAX)
+		return "longer than PATH_MAX";
+	/* Walk the components: "." and ".." would let the text of the
+	 * policy say one thing and the kernel resolve another.
+	 */
+	while (*c) {
+		size_t n;
+
+		while (*c == '/')
+			c++;
+		n = strcspn(c, "/");
+		if ((n == 1 && c[0] == '.') || (n == 2 && !strncmp(c, "..", 2)))
+			return "'.' and '..' components are not allowed";
+		if (n > NAME_MAX)
+			return "a component is longer than NAME_MAX";
+		c += n;
+	}
+	return NULL;
+}
+
+const char *policy_mode_parse(const char *s, mode_t *mode)
+{
+	unsigned int m = 0;
+	size_t len = strlen(s);
+
+	if (len < 3 || len > 4)
+		return "expected 3 or 4 octal digits, like 0440";
+	for (; *s; s++) {
+		if (*s < '0' || *s > '7')
+			return "expected 3 or 4 octal digits, like 0440";
+		m = m << 3 | (*s - '0');
+	}
+	if (m & (S_ISUID | S_ISGID | S_ISVTX))
+		return "setuid, setgid and sticky bits are refused";
+	if (m & S_IWOTH)
+		return "world-writable pins are refused";
+	if (m & 0333)
+		return "pins are only read: write and execute bits are refused";
+	*mode = m;
+	return NULL;
+}
+
+const char *policy_account_error(const char *s)
+{
+	if (strlen(s) > 256)
+		return "too long";
+	if (s[0] == '-')
+		return "not a valid user or group name";
+	for (const char *c = s; *c; c++)
+		if (!isascii(*c) || !(isalnum(*c) || strchr("_-.$", *c)))
+			return "not a valid user or group name";
+	return NULL;
+}
+
+static const struct {
+	const char *name;
+	unsigned int flag;
+} options[] = {
+	{ "nofail", POLICY_OPT_NOFAIL },
+	{ "expose-raw", POLICY_OPT_EXPOSE_RAW },
+};
+
+const char *policy_options_parse(const char *s, unsigned int *out,
+				 const char **bad)
+{
+	static char word[64];
+	unsigned int flags = 0;
+
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		size_t i;
+
+		for (i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+			if (strlen(options[i].name) == n &&
+			    !strncmp(options[i].name, s, n))
+				break;
+		if (i == sizeof(options) / sizeof(options[0])) {
+			if (n >= sizeof(word))
+				n = sizeof(word) - 1;
+			memcpy(word, s, n);
+			word[n] = '\0';
+			*bad = word;
+			return n ? "unknown option (known: nofail, expose-raw)" :
+				   "empty option";
+		}
+		if (flags & options[i].flag) {
+			*bad = options[i].name;
+			return "given twice";
+		}
+		flags |= options[i].flag;
+		s += n;
+		if (*s == ',' && !*++s) {
+			*bad = "";
+			return "empty option";
+		}
+	}
+	*out = flags;
+	return NULL;
+}

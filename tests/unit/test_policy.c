@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the policy parser and validator (src/policy*.c), on the
+ * host. Each case parses text as a file, then checks the result and every
+ * message printed. Users and groups used exist on any Debian system:
+ * root (0), nobody (65534), and the groups root and nogroup.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "policy.h"
+
+static int failures, checks;
+static char *msgs;
+static size_t msgs_len;
+
+#define CHECK(cond, ...)						\
+	do {								\
+		checks++;						\
+		if (!(cond)) {						\
+			failures++;					\
+			printf("FAIL %s:%d: ", __FILE__, __LINE__);	\
+			printf(__VA_ARGS__);				\
+			printf("\n  messages:\n%s", msgs ? msgs : "");	\
+		}							\
+	} while (0)
+
+/* Parse TEXT as FILE into P (appending), validating if VALIDATE. */
+static int run(struct policy *p, const char *file, const char *text,
+	       int validate)
+{
+	int ret;
+
+	free(msgs);
+	msgs = NULL;
+	diag_out = open_memstream(&msgs, &msgs_len);
+	ret = policy_parse_buf(p, file, text, strlen(text));
+	if (!ret && validate)
+		ret = policy_validate(p);
+	fclose(diag_out);
+	diag_out = NULL;
+	return ret;
+}
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* One bad line: expect -EINVAL and exactly one message containing WANT. */
+static void bad(const char *text, const char *want)
+{
+	struct policy p;
+	int ret;
+
+	policy_init(&p);
+	ret = run(&p, "t.conf", text, 1);
+	CHECK(ret == -EINVAL, "'%s': ret %d, want -EINVAL", text, ret);
+	CHECK(msgs && strstr(msgs, want), "'%s': no message '%s'", text, want);
+	CHECK(count_lines(msgs) == 1, "'%s': %d messages, want 1", text,
+	      count_lines(msgs));
+	policy_free(&p);
+}
+
+static void test_good(void)
+{
+	struct policy p;
+	const struct policy_entry *e;
+	int ret;
+
+	policy_init(&p);
+	ret = run(&p, "t.conf",
+		  "# a comment\n"
+		  "\n"
+		  "set pin-dir /sys/fs/bpf/other\n"
+		  "set grant-traverse yes\n"
+		  "  inode  passwd  /etc/passwd 0440 root nogroup u:nobody:r,g:root:- -\n"
+		  "cache c1 \"/srv/with space\"   # trailing comment is a field? no\n"
+		  "mount\troot\t/\r\n"
+		  "inode-raw raw /etc/passwd 0444 - - - expose-raw,nofail\n",
+		  1);
+	/* "# trailing..." after fields is not a comment: too many fields */
+	CHECK(ret == -EINVAL && strstr(msgs, "t.conf:6: too many fields"),
+	      "trailing text is refused, ret %d", ret);
+	policy_free(&p);
+
+	policy_init(&p);
+	ret = run(&p, "t.conf",
+		  "# a comment\n"
+		  "\n"
+		  "set pin-dir /sys/fs/bpf/other\n"
+		  "set grant-traverse yes\n"
+		  "  inode  passwd  /etc/passwd 0440 root nogroup u:nobody:r,g:root:- -\n"
+		  "cache c1 \"/srv/with \\\"space\\\"\"\n"
+		  "mount\troot\t/\r\n"
+		  "inode-raw raw /etc/passwd 0444 - - - expose-raw,nofail",
+		  1);
+	CHECK(ret == 0, "good policy: ret %d", ret);
+	CHECK(msgs && !*msgs, "good policy: no messages");
+	CHECK(p.nr_entries == 4, "4 entries, got %zu", p.nr_entries);
+	CHECK(p.pin_dir && !strcmp(p.pin_dir, "/sys/fs/bpf/other"), "pin-dir");
+	CHECK(p.grant_traverse, "grant-traverse");
+	e = policy_find(&p, "passwd");
+	CHECK(e && e->view->id == VIEW_INODE && e->mode == 0440 && e->uid == 0 &&
+	      e->gid == 65534 && e->loc.line == 5, "passwd entry");
+	CHECK(e && e->nr_grants == 2 && !e->grants[0].is_group &&
+	      e->grants[0].id == 65534 && e->grants[0].read &&
+	      e->grants[1].is_group && e->grants[1].id == 0 && !e->grants[1].read,
+	      "passwd grants");
+	e = policy_find(&p, "c1");
+	CHECK(e && !strcmp(e->path, "/srv/with \"space\"") &&
+	      e->mode == POLICY_DEFAULT_MODE && !e->owner && !e->acl,
+	      "quoted path and defaults");
+	e = policy_find(&p, "root");
+	CHECK(e && e->view->id == VIEW_MOUNT && !strcmp(e->path, "/"), "CRLF line");
+	e = policy_find(&p, "raw");
+	CHECK(e && e->options == (POLICY_OPT_EXPOSE_RAW | POLICY_OPT_NOFAIL),
+	      "options");
+	policy_free(&p);
+}
+
+static void test_bad_fields(void)
+{
+	char long_name[300], long_line[400];
+
+	bad("inod x /etc/passwd\n", "t.conf:1: unknown view 'inod' (known: inode, cache, inode-raw, mount)");
+	bad("inode a.b /etc/passwd", "name 'a.b': bpffs refuses names with '.'");
+	bad("inode a/b /etc/passwd", "name 'a/b': a name cannot contain '/'");
+	bad("inode .. /etc/passwd", "name '..'");
+	bad("inode \"\" /etc/passwd", "name '': empty name");
+	bad("inode _x /etc/passwd", "must start with a letter or a digit");
+	bad("inode a\xff /etc/passwd", "not valid UTF-8");
+	bad("inode a\xc3\xa9 /etc/passwd", "only ASCII letters");
+	bad("inode a$b /etc/passwd", "only ASCII letters");
+	memset(long_name, 'n', 256);
+	long_name[256] = '\0';
+	snprintf(long_line, sizeof(long_line), "inode %s /etc/passwd", long_name);
+	bad(long_line, "too long (at most 255 bytes)");
+	bad("inode x etc/passwd", "path 'etc/passwd': not an absolute path");
+	bad("inode x /etc/../passwd", "'.' and '..' components are not allowed");
+	bad("inode x /etc/./passwd", "'.' and '..' components are not allowed");
+	bad("inode x /etc/passwd 4440", "mode '4440': setuid, setgid and sticky bits are refused");
+	bad("inode x /etc/passwd 1444", "sticky");
+	bad("inode x /etc/passwd 0446", "mode '0446': world-writable pins are refused");
+	bad("inode x /etc/passwd 0644", "write and execute bits are refused");
+	bad("inode x /etc/passwd 0555", "write and execute bits are refused");
+	bad("inode x /etc/passwd 0448", "octal digits");
+	bad("inode x /etc/passwd 44", "octal digits");
+	bad("inode x /etc/passwd - -root", "owner '-root': not a valid user or group name");
+	bad("inode x /etc/passwd - - gr/p", "group 'gr/p'");
+	bad("inode x /etc/passwd - - - - bogus", "option 'bogus': unknown option");
+	bad("inode x /etc/passwd - - - - nofail,nofail", "option 'nofail': given twice");
+	bad("inode x /etc/passwd - - - - nofail,", "empty option");
+	bad("inode x", "at least a view, a name and a path");
+	bad("inode x /a 0400 a b c d e", "too many fields");
+	bad("inode x \"/a", "unterminated quote");
+	bad("inode x a\"b\"", "a quote inside a field");
+	bad("inode x \"/a\"b", "text right after a closing quote");
+	bad("set pin-dir relative", "pin-dir 'relative': not an absolute path");
+	bad("set grant-traverse maybe", "expected 'yes' or 'no'");
+	bad("set colour blue", "unknown setting 'colour'");
+	bad("set pin-dir", "'set' takes a key and a value");
+	bad(" inode x /a\n inode x /b\n", "t.conf:2: duplicate name 'x' (first at line 1)");
+}
+
+static void test_bad_validate(void)
+{
+	bad("inode x /etc/passwd - no-such-user-fsiter", "owner 'no-such-user-fsiter': no such user");
+	bad("inode x /etc/passwd - 4000000 ", "owner '4000000': no such user");
+	bad("inode x /etc/passwd - - no-such-group-fsiter", "group 'no-such-group-fsiter': no such group");
+	bad("inode x /etc/passwd - - - u:no-such-user-fsiter:r", "acl 'u:no-such-user-fsiter:r': not an ACL entry, or an unknown user or group");
+	bad("inode x /etc/passwd - - - u:nobody:rw", "acl 'u:nobody:rw': pins are only read");
+	bad("inode x /etc/passwd - - - m::r", "acl 'm::r': only named entries");
+	bad("inode x /etc/passwd - - - o::r", "only named entries");
+	bad("inode x /etc/passwd - - - u:nobody:r,u:nobody:-", "a second entry for the same user");
+	bad("inode x /etc/passwd - - - garbage", "acl 'garbage'");
+	bad("inode-raw x /etc/passwd 0440", "view 'inode-raw' shows kernel addresses and is for root only; add the option 'expose-raw'");
+	bad("inode-raw x /etc/passwd 0400 nobody", "view 'inode-raw' shows kernel addresses");
+	bad("inode-raw x /etc/passwd - - - g:nogroup:r", "view 'inode-raw' shows kernel addresses");
+	bad("inode a /etc/passwd\ninode b /etc/passwd\n", "t.conf:2: 'b' repeats 'a' (t.conf:1): the same view of the same path");
+}
+
+static void test_all_errors(void)
+{
+	struct policy p;
+	int ret;
+
+	policy_init(&p);
+	ret = run(&p, "many.conf",
+		  "inod a /x\n"
+		  "inode b /y\n"
+		  "inode c.d /z 0777\n"
+		  "cache e /w - - - - what\n", 0);
+	CHECK(ret == -EINVAL, "ret %d", ret);
+	CHECK(count_lines(msgs) == 4, "4 messages, got %d", count_lines(msgs));
+	CHECK(strstr(msgs, "many.conf:1: unknown view 'inod'") &&
+	      strstr(msgs, "many.conf:3: name 'c.d'") &&
+	      strstr(msgs, "many.conf:3: mode '0777'") &&
+	      strstr(msgs, "many.conf:4: option 'what'"), "each error named");
+	policy_free(&p);
+}
+
+static void test_dropin_override(void)
+{
+	struct policy p;
+	const struct policy_entry *e;
+	int ret;
+
+	policy_init(&p);
+	ret = run(&p, "main.conf", "inode a /etc/passwd 0400\ncache b /etc/group\n", 0);
+	CHECK(ret == 0, "main: %d", ret);
+	ret = run(&p, "policy.d/10-x.conf", "inode a /etc/hostname 0440 - nogroup\n"
+		  "set pin-dir /sys/fs/bpf/x\n", 1);
+	CHECK(ret == 0, "drop-in overrides: %d", ret);
+	e = policy_find(&p, "a");
+	CHECK(p.nr_entries == 2 && e && !strcmp(e->path, "/etc/hostname") &&
+	      e->mode == 0440 && !strcmp(e->loc.file, "policy.d/10-x.conf"),
+	      "a comes from the drop-in");
+	CHECK(!strcmp(p.pin_dir, "/sys/fs/bpf/x"), "pin-dir overridden");
+	/* A same-named entry twice in the drop-in is still an error. */
+	ret = run(&p, "policy.d/20-y.conf", "inode b /a\ninode b /b\n", 0);
+	CHECK(ret == -EINVAL && strstr(msgs, "policy.d/20-y.conf:2: duplicate name 'b'"),
+	      "duplicate inside a drop-in");
+	policy_free(&p);
+
+	for (int i = 0; i < 2; i++) {
+		char *dir = policy_dropin_dir(i ? "/etc/fsiter/policy" :
+					      "/etc/fsiter/policy.conf");
+
+		CHECK(dir && !strcmp(dir, "/etc/fsiter/policy.d"), "drop-in dir %d", i);
+		free(dir);
+	}
+}
+
+static void test_nul_byte(void)
+{
+	struct policy p;
+	int ret;
+
+	policy_init(&p);
+	free(msgs);
+	msgs = NULL;
+	diag_out = open_memstream(&msgs, &msgs_len);
+	ret = policy_parse_buf(&p, "nul.conf", "inode a /x\0y\n", 12);
+	fclose(diag_out);
+	diag_out = NULL;
+	CHECK(ret == -EINVAL && strstr(msgs, "nul.conf:1: a NUL byte"), "NUL byte");
+	policy_free(&p);
+}
+
+int main(void)
+{
+	test_good();
+	test_bad_fields();
+	test_bad_validate();
+	test_all_errors();
+	test_dropin_override();
+	test_nul_byte();
+	free(msgs);
+	printf("%d checks, %d failed\n", checks, failures);
+	return failures ? 1 : 0;
+}
