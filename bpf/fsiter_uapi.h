@@ -22,4 +22,29 @@ struct fsiter_iter_link_info {
 	} fs;
 };
 
+/*
+ * struct bpf_link_info as the patched kernel fills it for an fs iterator
+ * link, up to .iter.fs, with room to spare: the kernel copies back at most
+ * its own size and wants any excess zeroed.
+ */
+struct fsiter_link_info {
+	__u32 type;
+	__u32 id;
+	__u32 prog_id;
+	__u32 :32;
+	struct {
+		__aligned_u64 target_name;
+		__u32 target_name_len;
+		__u32 :32;
+		struct {
+			__u32 type;	/* enum fsiter_fs_iter_type */
+			__u32 mnt_id;
+			__u64 ino;	/* FSITER_FS_ITER_INODE */
+			__u32 dev;	/* FSITER_FS_ITER_INODE, new_encode_dev() */
+			__u32 gone;	/* 1 once the mount was torn down */
+		} fs;
+	} iter;
+	__u8 spare[64];
+};
+
 #endif /* FSITER_UAPI_H */

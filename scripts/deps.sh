@@ -32,12 +32,14 @@ vm_pkgs=(
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" >&2; exit 2; }
 
 # User space build: CMake project, BPF programs compiled by clang against
-# vmlinux.h, skeletons by bpftool, linked with libbpf (libelf, zlib).
+# vmlinux.h, skeletons by bpftool, linked with libbpf (libelf, zlib);
+# fsiter-pin uses libcap, libacl, libmount and json-c.
 # libc6-dev-i386: BPF programs that include libc headers (the RFC's do)
 # need gnu/stubs-32.h, since the BPF target is not x86_64.
 build_pkgs=(
     build-essential cmake pkg-config clang llvm libbpf-dev libelf-dev
-    zlib1g-dev bpftool libc6-dev-i386
+    zlib1g-dev bpftool libc6-dev-i386 libcap-dev libacl1-dev libmount-dev
+    libjson-c-dev
 )
 
 pkgs=()

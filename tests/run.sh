@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs every test: builds our kernel (cached by kernel/build.sh), builds the
-# user space against it, runs the host tests (ctest), checkpatch on the
-# series, then boots the kernel in QEMU and runs the VM suites.
+# user space against it, runs the host tests (ctest: the policy parser and
+# the command line), checkpatch on the series, then boots the kernel in
+# QEMU and runs the VM suites (kernel, bpffs ACLs, fsiter-pin).
 #
 #   tests/run.sh [--debug]
 #
@@ -40,11 +41,14 @@ kdir=$(kernel/build.sh | tail -n1) || { echo "run.sh: kernel build failed" >&2; 
 
 step "build" cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$kdir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 step "compile" cmake --build "$build" -j "$(nproc)"
+step "host tests (ctest)" ctest --test-dir "$build" --output-on-failure
 step "checkpatch --strict" kernel/checkpatch.sh
 step "kernel tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
 step "bpffs ACL tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/acl-tests.sh "$build"
+step "fsiter-pin apply, list, remove in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
+	--timeout 900 -- tests/vm/apply-tests.sh "$build"
 
 if (( debug )); then
 	dkdir=$(kernel/build.sh --debug | tail -n1) || { echo "run.sh: debug kernel build failed" >&2; exit 1; }

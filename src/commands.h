@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The commands: each gets argc/argv from its name on, returns an exit code. */
+#ifndef FSITER_COMMANDS_H
+#define FSITER_COMMANDS_H
+
+/* Exit codes (fsiter-pin(8)). */
+#define EXIT_OK		0
+#define EXIT_FAIL	1	/* apply, list, remove: failed */
+#define EXIT_USAGE	2
+
+int cmd_apply(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_remove(int argc, char **argv);
+
+/* Print the usage line of a command and return EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

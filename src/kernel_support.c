@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+#include <sys/xattr.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "diag.h"
+#include "kernel_support.h"
+
+#define PATCH_FS_INODE	"0004-bpf-Introduce-the-fs_inode-iterator.patch"
+#define PATCH_KFUNCS	"0005-bpf-Add-page-cache-kfuncs-for-fs_inode-iterator-prog.patch"
+#define PATCH_FS_MNT	"0007-bpf-Introduce-the-fs_mnt-iterator.patch"
+#define PATCH_LINK_INFO	"0009-bpf-Report-fs-iterator-targets-in-link-info-and-fdin.patch"
+#define PATCH_ACL	"0011-bpf-Support-POSIX-ACLs-in-bpffs.patch"
+
+/* A function in BTF: libbpf finds iterator targets as bpf_iter_<target>. */
+struct need_func {
+	const char *func;
+	const char *what;
+	const char *patch;
+	unsigned int views;	/* bit per enum view_id */
+};
+
+static const struct need_func need_funcs[] = {
+	{ "bpf_iter_fs_inode", "the iter/fs_inode target", PATCH_FS_INODE,
+	  1u << VIEW_INODE | 1u << VIEW_CACHE | 1u << VIEW_INODE_RAW },
+	{ "bpf_filemap_find_present", "the page-cache kfuncs", PATCH_KFUNCS,
+	  1u << VIEW_INODE },
+	{ "bpf_iter_fs_mnt", "the iter/fs_mnt target", PATCH_FS_MNT,
+	  1u << VIEW_MOUNT },
+};
+
+/* Is there a member NAME in struct ID, looking into anonymous members? */
+static bool has_member(const struct btf *btf, __u32 id, const char *name,
+		       int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_composite(t) || depth > 4)
+		return false;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+
+		if (n && !strcmp(n, name))
+			return true;
+		if ((!n || !*n) && has_member(btf, m->type, name, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+/* bpf_link_info.iter.fs, from the link info patch. */
+static bool has_fs_link_info(const struct btf *btf)
+{
+	const struct btf_type *t, *it;
+	const struct btf_member *m;
+	__s32 id;
+
+	id = btf__find_by_name_kind(btf, "bpf_link_info", BTF_KIND_STRUCT);
+	if (id < 0)
+		return false;
+	t = btf__type_by_id(btf, id);
+	/* The first member is the union of per-type structs. */
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+
+		if (n && *n)
+			continue;
+		it = btf__type_by_id(btf, m->type);
+		if (!it || !btf_is_union(it))
+			continue;
+		const struct btf_member *um = btf_members(it);
+
+		for (int j = 0; j < btf_vlen(it); j++, um++) {
+			n = btf__name_by_offset(btf, um->name_off);
+			if (n && !strcmp(n, "iter"))
+				return has_member(btf, um->type, "fs", 0);
+		}
+	}
+	return false;
+}
+
+int kernel_check_views(const bool used[VIEW_COUNT])
+{
+	struct btf *btf;
+	int ret = 0;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		ret = -errno;
+		err("cannot read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
+		    strerror(-ret));
+		return ret;
+	}
+	for (size_t i = 0; i < sizeof(need_funcs) / sizeof(need_funcs[0]); i++) {
+		const struct need_func *n = &need_funcs[i];
+		bool needed = false;
+
+		for (int v = 0; v < VIEW_COUNT; v++)
+			if (used[v] && (n->views & 1u << v))
+				needed = true;
+		if (!needed || btf__find_by_name_kind(btf, n->func, BTF_KIND_FUNC) >= 0)
+			continue;
+		err("this kernel lacks %s (no %s in its BTF); kernel/patches/%s provides it",
+		    n->what, n->func, n->patch);
+		ret = -ENOTSUP;
+	}
+	if (!has_fs_link_info(btf)) {
+		err("this kernel lacks link info for fs iterators (no bpf_link_info.iter.fs in its BTF); kernel/patches/%s provides it",
+		    PATCH_LINK_INFO);
+		ret = -ENOTSUP;
+	}
+	btf__free(btf);
+	return ret;
+}
+
+int kernel_check_bpffs_acl(int dirfd, const char *dir)
+{
+	int e;
+
+	if (fgetxattr(dirfd, "system.posix_acl_access", NULL, 0) >= 0 ||
+	    errno == ENODATA)
+		return 0;
+	e = errno;
+	if (e == EOPNOTSUPP) {
+		err("%s: this bpffs does not support POSIX ACLs, which the policy needs; kernel/patches/%s provides them",
+		    dir, PATCH_ACL);
+		return -ENOTSUP;
+	}
+	err("%s: cannot read its ACL: %s", dir, strerror(e));
+	return -e;
+}

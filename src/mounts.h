@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Mount tables through libmount: bpffs, and mount ids for list. */
+#ifndef FSITER_MOUNTS_H
+#define FSITER_MOUNTS_H
+
+#include <stdbool.h>
+
+#define BPFFS_MOUNT_POINT	"/sys/fs/bpf"
+
+/*
+ * Make sure bpffs is mounted at /sys/fs/bpf when DIR is under it, mounting
+ * it (mode 0700, as systemd does) if not, unless DRY_RUN. Then check that
+ * DIR, or its deepest existing ancestor, is on bpffs. 0 or -errno, reported.
+ */
+int mounts_ensure_bpffs(const char *dir, bool dry_run);
+/* The mount point of mount ID in this namespace, malloc'ed, or NULL. */
+char *mounts_target_of(int id);
+
+#endif

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "diag.h"
+#include "fsiter_uapi.h"
+#include "perms.h"
+#include "plan.h"
+
+/* Is the pin what ITEM asks for? NULL if so, else what differs. */
+static const char *pin_differs(struct plan_item *it, struct pin_dir *d,
+			       const struct pin_info *pi,
+			       const struct view_prog *v)
+{
+	const struct policy_entry *e = it->entry;
+	char path[PATH_MAX];
+	const char *what = NULL;
+	int r;
+
+	if (!pi->is_link)
+		return "not an fs iterator link";
+	if (strcmp(pi->tag, v->tag))
+		return view_by_prog_name(pi->prog_name) == v->desc ?
+		       "program changed" : "view";
+	if (pi->gone)
+		return "target gone";
+	if (e->view->target == VIEW_TARGET_MNT) {
+		if (pi->fs_type != FSITER_FS_ITER_MNT ||
+		    (int)pi->mnt_id != it->target.mnt_id)
+			return "target";
+	} else if (pi->fs_type != FSITER_FS_ITER_INODE ||
+		   pi->ino != it->target.ino ||
+		   pi->dev != (__u32)it->target.dev) {
+		return "target";
+	}
+	if (path_join(path, d->path, e->name))
+		return "path too long";
+	r = perms_match(d->fd, e->name, path, e, &what);
+	if (r < 0)
+		return "permissions unreadable";
+	return r ? NULL : what;
+}
+
+int plan_compare(struct plan *pl, struct pin_dir *d)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (d->fd >= 0) {
+		ret = pindir_names(d, &names, &n);
+		if (ret) {
+			err("%s: %s", d->path, strerror(-ret));
+			return ret;
+		}
+	}
+	for (size_t i = 0; i < pl->nr_items; i++) {
+		struct plan_item *it = &pl->items[i];
+		struct pin_info pi;
+		bool exists = false;
+
+		if (it->action == PLAN_SKIP)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (names[j] && !strcmp(names[j], it->entry->name)) {
+				free(names[j]);
+				names[j] = NULL;
+				exists = true;
+			}
+		if (!exists) {
+			it->action = PLAN_CREATE;
+			continue;
+		}
+		ret = pin_read(d, it->entry->name, &pi);
+		if (ret) {
+			err("%s/%s: %s", d->path, it->entry->name, strerror(-ret));
+			goto out;
+		}
+		it->why = pin_differs(it, d, &pi, &pl->views[it->entry->view->id]);
+		it->action = it->why ? PLAN_REPLACE : PLAN_KEEP;
+	}
+	/* What is left is in no entry: stale. */
+	pl->stale = calloc(n + 1, sizeof(*pl->stale));
+	pl->stale_done = calloc(n + 1, sizeof(*pl->stale_done));
+	if (!pl->stale || !pl->stale_done) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t j = 0; j < n; j++)
+		if (names[j]) {
+			pl->stale[pl->nr_stale++] = names[j];
+			names[j] = NULL;
+		}
+	ret = 0;
+out:
+	pindir_free_names(names, n);
+	return ret;
+}
+
+bool plan_has_changes(const struct plan *pl)
+{
+	if (pl->nr_stale)
+		return true;
+	for (size_t i = 0; i < pl->nr_items; i++)
+		if (pl->items[i].action == PLAN_CREATE ||
+		    pl->items[i].action == PLAN_REPLACE)
+			return true;
+	return false;
+}
+
+void plan_print(const struct plan *pl, bool dry_run)
+{
+	size_t created = 0, replaced = 0, kept = 0, skipped = 0;
+
+	for (size_t i = 0; i < pl->nr_items; i++) {
+		const struct plan_item *it = &pl->items[i];
+		const struct policy_entry *e = it->entry;
+
+		switch (it->action) {
+		case PLAN_CREATE:
+			printf("%s %s: %s of %s\n", dry_run ? "would create" : "created",
+			       e->name, e->view->name, e->path);
+			created++;
+			break;
+		case PLAN_REPLACE:
+			printf("%s %s: %s of %s (%s differs)\n",
+			       dry_run ? "would replace" : "replaced", e->name,
+			       e->view->name, e->path, it->why);
+			replaced++;
+			break;
+		case PLAN_KEEP:
+			info_v("unchanged %s", e->name);
+			kept++;
+			break;
+		case PLAN_SKIP:
+			skipped++;
+			break;
+		}
+	}
+	for (size_t i = 0; i < pl->nr_stale; i++)
+		printf("%s %s: not in the policy\n",
+		       dry_run ? "would remove" : "removed", pl->stale[i]);
+	if (!plan_has_changes(pl)) {
+		printf("nothing to do: %zu pin%s match%s the policy\n", kept,
+		       kept == 1 ? "" : "s", kept == 1 ? "es" : "");
+		return;
+	}
+	printf("%s%zu created, %zu replaced, %zu removed, %zu unchanged",
+	       dry_run ? "dry run, nothing changed: " : "", created, replaced,
+	       pl->nr_stale, kept);
+	if (skipped)
+		printf(", %zu skipped (nofail)", skipped);
+	printf("\n");
+}
+
+int plan_stage(struct plan *pl, struct pin_dir *d)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < pl->nr_items && !ret; i++) {
+		struct plan_item *it = &pl->items[i];
+		const struct policy_entry *e = it->entry;
+		struct bpf_link *link = NULL;
+		char path[PATH_MAX];
+
+		if (it->action != PLAN_CREATE && it->action != PLAN_REPLACE)
+			continue;
+		ret = view_attach(&pl->views[e->view->id], it->target.fd, &link);
+		if (ret) {
+			err_at(&e->loc, "'%s': cannot attach view '%s' to %s: %s",
+			       e->name, e->view->name, e->path, strerror(-ret));
+			break;
+		}
+		ret = path_join(path, d->staging, e->name);
+		if (!ret)
+			ret = bpf_link__pin(link, path);
+		if (ret) {
+			err("%s: cannot pin: %s", path, strerror(-ret));
+		} else {
+			it->staged = true;
+			ret = perms_set(d->staging_fd, e->name, path, e);
+			if (ret)
+				err("%s: cannot set owner, mode and ACL: %s", path,
+				    strerror(-ret));
+		}
+		/* The pin holds the link; ours goes. */
+		bpf_link__destroy(link);
+	}
+	return ret;
+}
+
+static int move(int from_fd, int to_fd, const char *name, unsigned int flags)
+{
+	return renameat2(from_fd, name, to_fd, name, flags) ? -errno : 0;
+}
+
+static void rollback(struct plan *pl, struct pin_dir *d)
+{
+	for (size_t i = 0; i < pl->nr_stale; i++)
+		if (pl->stale_done[i] &&
+		    move(d->staging_fd, d->fd, pl->stale[i], RENAME_NOREPLACE))
+			err("rollback: %s/%s: %s", d->path, pl->stale[i], strerror(errno));
+	for (size_t i = pl->nr_items; i-- > 0; ) {
+		struct plan_item *it = &pl->items[i];
+		const char *name = it->entry->name;
+		int r;
+
+		if (!it->done)
+			continue;
+		if (it->action == PLAN_REPLACE)
+			r = move(d->staging_fd, d->fd, name, RENAME_EXCHANGE);
+		else
+			r = move(d->fd, d->staging_fd, name, RENAME_NOREPLACE);
+		if (r)
+			err("rollback: %s/%s: %s", d->path, name, strerror(-r));
+	}
+}
+
+int plan_commit(struct plan *pl, struct pin_dir *d)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < pl->nr_items && !ret; i++) {
+		struct plan_item *it = &pl->items[i];
+
+		if (it->action == PLAN_CREATE)
+			ret = move(d->staging_fd, d->fd, it->entry->name, RENAME_NOREPLACE);
+		else if (it->action == PLAN_REPLACE)
+			/* The old pin lands in staging, in case we roll back. */
+			ret = move(d->staging_fd, d->fd, it->entry->name, RENAME_EXCHANGE);
+		else
+			continue;
+		if (ret)
+			err("%s/%s: cannot put it in place: %s", d->path,
+			    it->entry->name, strerror(-ret));
+		else
+			it->done = 1;
+	}
+	for (size_t i = 0; i < pl->nr_stale && !ret; i++) {
+		ret = move(d->fd, d->staging_fd, pl->stale[i], RENAME_NOREPLACE);
+		if (ret)
+			err("%s/%s: cannot remove it: %s", d->path, pl->stale[i],
+			    strerror(-ret));
+		else
+			pl->stale_done[i] = true;
+	}
+	if (ret)
+		rollback(pl, d);
+	return ret;
+}
+
+void plan_free(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nr_items; i++)
+		target_close(&pl->items[i].target);
+	free(pl->items);
+	for (size_t i = 0; i < pl->nr_stale; i++)
+		free(pl->stale[i]);
+	free(pl->stale);
+	free(pl->stale_done);
+	for (int v = 0; v < VIEW_COUNT; v++)
+		view_unload(&pl->views[v]);
+	memset(pl, 0, sizeof(*pl));
+}

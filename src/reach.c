@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Can the readers a policy grants reach the pin directory? A pin readable
+ * by group G is no use if G cannot search /sys/fs/bpf, which systemd
+ * mounts with mode 0700. This evaluates each directory's access ACL (or
+ * mode) as the kernel would for each reader, and either fixes bpffs
+ * directories with x entries (grant-traverse) or says how to.
+ */
+#include <errno.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+#include <acl/libacl.h>
+#include "diag.h"
+#include "perms.h"
+
+enum reader_kind { READER_USER, READER_GROUP, READER_OTHER };
+
+struct reader {
+	enum reader_kind kind;
+	unsigned int id;
+	const struct policy_entry *first;	/* the first entry granting it */
+};
+
+struct readers {
+	struct reader *r;
+	size_t n;
+};
+
+static int add_reader(struct readers *rs, enum reader_kind kind,
+		      unsigned int id, const struct policy_entry *e)
+{
+	struct reader *r;
+
+	/* root reads anything; the root group is an ordinary group here */
+	if (kind == READER_USER && id == 0)
+		return 0;
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->r[i].kind == kind && (kind == READER_OTHER || rs->r[i].id == id))
+			return 0;
+	r = realloc(rs->r, (rs->n + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	rs->r = r;
+	r[rs->n++] = (struct reader){ kind, id, e };
+	return 0;
+}
+
+static int collect(const struct policy_entry *const *entries, size_t n,
+		   struct readers *rs)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		const struct policy_entry *e = entries[i];
+
+		if (e->mode & 0400)
+			ret = add_reader(rs, READER_USER, e->uid, e);
+		if (!ret && (e->mode & 0040))
+			ret = add_reader(rs, READER_GROUP, e->gid, e);
+		if (!ret && (e->mode & 0004))
+			ret = add_reader(rs, READER_OTHER, 0, e);
+		for (size_t g = 0; g < e->nr_grants && !ret; g++)
+			if (e->grants[g].read)
+				ret = add_reader(rs, e->grants[g].is_group ?
+						 READER_GROUP : READER_USER,
+						 e->grants[g].id, e);
+	}
+	return ret;
+}
+
+static bool has_perm(acl_entry_t ent, acl_perm_t perm)
+{
+	acl_permset_t ps;
+
+	return !acl_get_permset(ent, &ps) && acl_get_perm(ps, perm) == 1;
+}
+
+static bool in_groups(gid_t gid, const gid_t *gids, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (gids[i] == gid)
+			return true;
+	return false;
+}
+
+/* The POSIX.1e access check (acls(5)), for search permission. */
+static bool may_search(acl_t acl, const struct stat *st, const struct reader *r)
+{
+	bool have_mask = false, mask_x = true, matched = false, allowed = false;
+	gid_t gids[NGROUPS_MAX + 1];
+	int ngids = 0;
+	acl_entry_t ent;
+	acl_tag_t tag;
+	int id;
+
+	if (r->kind == READER_USER) {
+		struct passwd *pw = getpwuid(r->id);
+
+		ngids = NGROUPS_MAX + 1;
+		if (!pw || getgrouplist(pw->pw_name, pw->pw_gid, gids, &ngids) < 0)
+			ngids = 0;
+	} else if (r->kind == READER_GROUP) {
+		gids[0] = r->id;
+		ngids = 1;
+	}
+	for (id = ACL_FIRST_ENTRY; acl_get_entry(acl, id, &ent) == 1; id = ACL_NEXT_ENTRY) {
+		if (!acl_get_tag_type(ent, &tag) && tag == ACL_MASK) {
+			have_mask = true;
+			mask_x = has_perm(ent, ACL_EXECUTE);
+		}
+	}
+	if (r->kind == READER_USER && r->id == st->st_uid)
+		return st->st_mode & S_IXUSR;
+	for (id = ACL_FIRST_ENTRY; acl_get_entry(acl, id, &ent) == 1; id = ACL_NEXT_ENTRY) {
+		unsigned int *q;
+
+		if (acl_get_tag_type(ent, &tag))
+			continue;
+		if (tag == ACL_USER && r->kind == READER_USER) {
+			q = acl_get_qualifier(ent);
+			if (q && *q == r->id) {
+				acl_free(q);
+				return has_perm(ent, ACL_EXECUTE) && mask_x;
+			}
+			acl_free(q);
+		} else if (tag == ACL_GROUP_OBJ && r->kind != READER_OTHER &&
+			   in_groups(st->st_gid, gids, ngids)) {
+			matched = true;
+			allowed |= has_perm(ent, ACL_EXECUTE) && (mask_x || !have_mask);
+		} else if (tag == ACL_GROUP && r->kind != READER_OTHER) {
+			q = acl_get_qualifier(ent);
+			if (q && in_groups(*q, gids, ngids)) {
+				matched = true;
+				allowed |= has_perm(ent, ACL_EXECUTE) && mask_x;
+			}
+			acl_free(q);
+		}
+	}
+	if (matched)
+		return allowed;
+	return st->st_mode & S_IXOTH;
+}
+
+static const char *reader_name(const struct reader *r, char *buf, size_t size)
+{
+	struct passwd *pw;
+	struct group *gr;
+
+	switch (r->kind) {
+	case READER_USER:
+		pw = getpwuid(r->id);
+		snprintf(buf, size, "user '%s'", pw ? pw->pw_name : "?");
+		break;
+	case READER_GROUP:
+		gr = getgrgid(r->id);
+		snprintf(buf, size, "group '%s'", gr ? gr->gr_name : "?");
+		break;
+	default:
+		snprintf(buf, size, "everyone (mode o+r)");
+	}
+	return buf;
+}
+
+/* The ACL entry that lets R search: "g:NAME:x", "u:NAME:x"; or chmod. */
+static void reader_fix(const struct reader *r, const char *dir, char *buf,
+		       size_t size)
+{
+	struct passwd *pw;
+	struct group *gr;
+
+	if (r->kind == READER_USER && (pw = getpwuid(r->id)))
+		snprintf(buf, size, "setfacl -m u:%s:x %s", pw->pw_name, dir);
+	else if (r->kind == READER_GROUP && (gr = getgrgid(r->id)))
+		snprintf(buf, size, "setfacl -m g:%s:x %s", gr->gr_name, dir);
+	else if (r->kind == READER_OTHER)
+		snprintf(buf, size, "chmod o+x %s", dir);
+	else
+		snprintf(buf, size, "setfacl -m %c:%u:x %s",
+			 r->kind == READER_USER ? 'u' : 'g', r->id, dir);
+}
+
+static int set_x(acl_entry_t ent)
+{
+	acl_permset_t ps;
+
+	if (acl_get_permset(ent, &ps) || acl_add_perm(ps, ACL_EXECUTE) ||
+	    acl_set_permset(ent, ps))
+		return -errno;
+	return 0;
+}
+
+/* Add search permission for R to ACL: its entry gets x, and so does the
+ * mask, so the entry takes effect. Other bits are kept. 0 or -errno.
+ */
+static int grant_search(acl_t *acl, const struct reader *r)
+{
+	acl_tag_t want = r->kind == READER_USER ? ACL_USER :
+			 r->kind == READER_GROUP ? ACL_GROUP : ACL_OTHER;
+	acl_entry_t ent, mine = NULL, mask = NULL;
+	acl_permset_t ps;
+	acl_tag_t tag;
+	int id, ret;
+
+	for (id = ACL_FIRST_ENTRY; acl_get_entry(*acl, id, &ent) == 1; id = ACL_NEXT_ENTRY) {
+		unsigned int *q;
+
+		if (acl_get_tag_type(ent, &tag))
+			return -errno;
+		if (tag == ACL_MASK)
+			mask = ent;
+		if (tag != want)
+			continue;
+		if (want == ACL_OTHER) {
+			mine = ent;
+			continue;
+		}
+		q = acl_get_qualifier(ent);
+		if (q && *q == r->id)
+			mine = ent;
+		acl_free(q);
+	}
+	if (!mine) {
+		if (acl_create_entry(acl, &mine) || acl_set_tag_type(mine, want) ||
+		    acl_set_qualifier(mine, &r->id) || acl_get_permset(mine, &ps) ||
+		    acl_clear_perms(ps) || acl_set_permset(mine, ps))
+			return -errno;
+	}
+	ret = set_x(mine);
+	if (ret || want == ACL_OTHER)
+		return ret;
+	if (mask)
+		return set_x(mask);
+	/* A first named entry: the mask becomes the group class's union. */
+	return acl_calc_mask(acl) ? -errno : 0;
+}
+
+/* Check one directory for every reader; fix or report. */
+static int check_dir(bool grant_traverse, const struct readers *rs,
+		     const char *dir, bool dry_run, bool *blocked)
+{
+	bool on_bpffs, changed = false;
+	struct statfs sf;
+	struct stat st;
+	char who[300], fix[PATH_MAX + 320];
+	acl_t acl;
+	int ret = 0;
+
+	if (stat(dir, &st) || statfs(dir, &sf))
+		return errno == ENOENT ? 1 : -errno;
+	on_bpffs = (unsigned long)sf.f_type == BPF_FS_MAGIC;
+	acl = acl_get_file(dir, ACL_TYPE_ACCESS);
+	if (!acl && errno == EOPNOTSUPP)
+		acl = acl_from_mode(st.st_mode);
+	if (!acl)
+		return -errno;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct reader *r = &rs->r[i];
+
+		if (may_search(acl, &st, r))
+			continue;
+		reader_name(r, who, sizeof(who));
+		if (grant_traverse && on_bpffs) {
+			ret = grant_search(&acl, r);
+			if (ret)
+				break;
+			reader_fix(r, dir, fix, sizeof(fix));
+			info("%s search permission on %s for %s (grant-traverse): %s",
+			     dry_run ? "would give" : "giving", dir, who, fix);
+			changed = true;
+			continue;
+		}
+		err_at(&r->first->loc, "'%s' grants %s read access, but %s (mode %04o) does not let %s through",
+		       r->first->name, who, dir, st.st_mode & 07777,
+		       r->kind == READER_OTHER ? "them" : "it");
+		reader_fix(r, dir, fix, sizeof(fix));
+		if (on_bpffs)
+			hint("let it through with '%s', or put 'set grant-traverse yes' in the policy",
+			     fix);
+		else
+			hint("%s is not on bpffs and fsiter-pin does not change it; '%s' would let it through",
+			     dir, fix);
+		*blocked = true;
+	}
+	if (!ret && changed && !dry_run && acl_set_file(dir, ACL_TYPE_ACCESS, acl)) {
+		ret = -errno;
+		err("%s: cannot set its ACL: %s", dir, strerror(-ret));
+	}
+	acl_free(acl);
+	return ret;
+}
+
+int perms_check_reach(const struct policy_entry *const *entries, size_t n,
+		      bool grant_traverse, const char *pin_dir, bool dry_run)
+{
+	struct readers rs = { 0 };
+	char dir[PATH_MAX];
+	bool blocked = false;
+	size_t len = strlen(pin_dir);
+	int ret;
+
+	ret = collect(entries, n, &rs);
+	if (ret || !rs.n)
+		goto out;
+	/* Every directory from / down to the pin directory; apply creates
+	 * the missing ones with mode 0755.
+	 */
+	ret = check_dir(grant_traverse, &rs, "/", dry_run, &blocked);
+	for (size_t end = 1; !ret && end <= len; end++) {
+		if (end < len && pin_dir[end] != '/')
+			continue;
+		snprintf(dir, sizeof(dir), "%.*s", (int)end, pin_dir);
+		ret = check_dir(grant_traverse, &rs, dir, dry_run, &blocked);
+	}
+	if (ret == 1)
+		ret = 0;
+	if (ret)
+		goto out;
+	if (blocked)
+		ret = -EACCES;
+out:
+	free(rs.r);
+	return ret;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Opening the paths of a policy: no symlinks, no side effects. */
+#ifndef FSITER_TARGETS_H
+#define FSITER_TARGETS_H
+
+#include <sys/types.h>
+
+struct target {
+	int fd;		/* O_PATH, or -1 */
+	dev_t dev;
+	ino_t ino;
+	mode_t mode;	/* file type and permissions */
+	int mnt_id;	/* the mount the path resolved on */
+};
+
+/*
+ * Open PATH with O_PATH, refusing any symlink on the way (openat2 with
+ * RESOLVE_NO_SYMLINKS): a path means what the policy says, whatever
+ * anyone swapped in. O_PATH does not open the file itself, so FIFOs and
+ * devices see nothing and nothing blocks. 0 or -errno.
+ */
+int target_open(const char *path, struct target *t);
+void target_close(struct target *t);
+/* Why opening failed, for "path 'X': <why>". */
+const char *target_strerror(int err);
+
+#endif
