@@ -1,10 +1,7 @@
 #!/bin/bash
 # The main job on the embedded default: build our kernel (cached), boot it
-# in QEMU, pin views of a few files as root, and read them as unprivileged
-# users. Usage: scripts/demo.sh
-#
-# Until `fsiter-pin apply` exists ([apply]), the guest pins the views with
-# the test helper fsiter-ktool and sets their modes by hand.
+# in QEMU, apply policy/example.conf with fsiter-pin as root, and read the
+# pins as unprivileged users. Usage: scripts/demo.sh
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"

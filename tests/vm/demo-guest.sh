@@ -1,12 +1,16 @@
 #!/bin/bash
-# Guest side of scripts/demo.sh: runs as root in the test VM.
+# Guest side of scripts/demo.sh: runs as root in the test VM. Applies
+# policy/example.conf with fsiter-pin, then reads the pins as the
+# unprivileged users fsa (group fsreaders) and fsb.
 set -euo pipefail
 build=${1:?usage: demo-guest.sh BUILD_DIR}
-ktool=$build/tests/kernel/fsiter-ktool
-views=$build/bpf
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tool=$build/src/fsiter-pin
+policy=$top/policy/example.conf
 pins=/sys/fs/bpf/fsiter
 
 say() { printf '\n\033[1m%s\033[0m\n' "$*"; }
+as() { local u=$1; shift; echo "$u\$ $*"; setpriv --reuid="$u" --regid="$u" --init-groups "$@" || true; }
 
 say "# A file on XFS, half of it read back into the page cache"
 mkfs.xfs -q -f /dev/vda && mkdir -p /run/demo/data && mount /dev/vda /run/demo/data
@@ -15,25 +19,29 @@ sync && echo 3 >/proc/sys/vm/drop_caches
 dd if=/run/demo/data/report.db of=/dev/null bs=1M count=8 status=none
 chown fsa:fsa /run/demo/data/report.db
 
-say "# root pins three views under $pins"
-mkdir -p $pins
-"$ktool" pin "$views/cache.bpf.o" fsiter_cache /run/demo/data/report.db $pins/report-cache
-"$ktool" pin "$views/inode.bpf.o" fsiter_inode /run/demo/data/report.db $pins/report-inode
-"$ktool" pin "$views/inode-raw.bpf.o" fsiter_inode_raw /run/demo/data/report.db $pins/report-raw
-# /sys/fs/bpf stays 0700: an ACL lets the group fsreaders through, and
-# another grants it the two views (bpffs ACLs: kernel patch 0011).
-setfacl -m g:fsreaders:x /sys/fs/bpf
-setfacl -m g:fsreaders:r $pins/report-cache $pins/report-inode
-ls -ld /sys/fs/bpf; ls -l $pins
-getfacl -p $pins/report-cache
+say "# root applies $(realpath --relative-to="$top" "$policy")"
+grep -v '^#' "$policy" | grep .
+echo "# fsiter-pin apply $policy"
+"$tool" apply "$policy"
+echo "# fsiter-pin list"
+"$tool" list
+ls -ld /sys/fs/bpf; getfacl -p /sys/fs/bpf 2>/dev/null | grep -v '^#'
 
-say "# fsa (in group fsreaders) reads the pins"
-setpriv --reuid=fsa --regid=fsa --init-groups id
-setpriv --reuid=fsa --regid=fsa --init-groups cat $pins/report-cache
-setpriv --reuid=fsa --regid=fsa --init-groups cat $pins/report-inode | head -n 30
+say "# fsa (group fsreaders) reads the cache and inode views, and the mount"
+as fsa id
+as fsa cat $pins/report-cache
+as fsa cat $pins/report-inode | head -n 24
 echo "..."
+as fsa cat $pins/data-mnt
 
-say "# fsb (not in fsreaders) is refused, and so is fsa for the raw view"
-setpriv --reuid=fsb --regid=fsb --init-groups cat $pins/report-cache || true
-setpriv --reuid=fsa --regid=fsa --init-groups cat $pins/report-raw || true
+say "# fsb may read the mount view only; nobody but root reads the raw view"
+as fsb cat $pins/data-mnt | head -n 3
+as fsb cat $pins/report-cache
+as fsa cat $pins/report-raw
+echo "root# cat $pins/report-raw | head -n 4"
+cat $pins/report-raw | head -n 4
+
+say "# Applying the same policy again changes nothing"
+"$tool" apply "$policy"
+"$tool" remove --all >/dev/null
 umount /run/demo/data 2>/dev/null || true
