@@ -11,6 +11,14 @@ extern void bpf_filemap_cachestat(struct inode *inode, unsigned long from,
 extern long bpf_filemap_find_present(struct inode *inode, unsigned long from,
 				     unsigned long last) __ksym;
 extern long bpf_filemap_get_order(struct inode *inode, unsigned long index) __ksym;
+/* 0 if the reader owns the file or may write it (mincore's rule). */
+extern int bpf_filemap_may_observe(struct inode *inode) __ksym;
+
+/*
+ * The line a view prints instead of page-cache state that its reader may
+ * not see (docs/output.md).
+ */
+#define FSITER_WITHHELD "withheld page-cache state: the reader neither owns nor may write this file\n"
 
 /* Most page-cache entries in one fs_inode window (FS_INODE_WINDOW_ENTRIES). */
 #define FSITER_WINDOW_ENTRIES 512

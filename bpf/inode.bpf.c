@@ -7,6 +7,11 @@
  * window of at most FSITER_WINDOW_ENTRIES page-cache entries: the header
  * comes with the first window, each window lists its own folios. That
  * keeps every run within the seq_file buffer, whatever the file size.
+ *
+ * fsiter_inode shows page-cache state (counts and folios) only to a reader
+ * who owns the file or may write it, as mincore(2) does; anyone else gets
+ * the superblock and inode lines and a "withheld" line. fsiter_inode_all
+ * shows everything to every reader the pin lets in (option expose-cache).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -53,8 +58,8 @@ static void print_mode(struct seq_file *seq, umode_t m)
 			       (m >> 9) & 7, (m >> 6) & 7, (m >> 3) & 7, m & 7);
 }
 
-static void print_header(struct seq_file *seq, struct inode *inode,
-			 struct dentry *dentry, struct cachestat *cs)
+static void print_inode(struct seq_file *seq, struct inode *inode,
+			struct dentry *dentry)
 {
 	struct super_block *sb = inode->i_sb;
 	dev_t dev = sb->s_dev;
@@ -75,6 +80,11 @@ static void print_header(struct seq_file *seq, struct inode *inode,
 	BPF_SEQ_PRINTF(seq, "inode.state 0x%lx\n", inode->i_state);
 	BPF_SEQ_PRINTF(seq, "inode.flags 0x%x\n", inode->i_flags);
 	BPF_SEQ_PRINTF(seq, "inode.ops %ps\n", inode->i_op);
+}
+
+static void print_cache(struct seq_file *seq, struct inode *inode,
+			struct cachestat *cs)
+{
 	BPF_SEQ_PRINTF(seq, "mapping.nrpages %lu\n", inode->i_mapping->nrpages);
 	BPF_SEQ_PRINTF(seq, "cache.cached %llu\n", cs->nr_cache);
 	BPF_SEQ_PRINTF(seq, "cache.dirty %llu\n", cs->nr_dirty);
@@ -82,25 +92,28 @@ static void print_header(struct seq_file *seq, struct inode *inode,
 	BPF_SEQ_PRINTF(seq, "cache.evicted %llu\n", cs->nr_evicted);
 }
 
-SEC("iter/fs_inode")
-int fsiter_inode(struct bpf_iter__fs_inode *ctx)
+static __always_inline int show(struct bpf_iter_meta *meta,
+				struct inode *inode, struct dentry *dentry,
+				struct cachestat *cs, __u64 first, __u64 last,
+				bool check)
 {
-	/* Each context field is read once, straight from ctx: the verifier
-	 * refuses loads through a pointer derived from ctx.
-	 */
-	struct seq_file *seq = ctx->meta->seq;
-	struct inode *inode = ctx->inode;
-	struct dentry *dentry = ctx->dentry;
-	struct cachestat *cs = ctx->stat;
-	__u64 first = ctx->first;
-	__u64 last = ctx->last;
+	struct seq_file *seq = meta->seq;
 	struct folio_walk w = {};
 
 	if (!inode || !cs)
 		return 0;
 
-	if (first == 0)
-		print_header(seq, inode, dentry, cs);
+	if (check && bpf_filemap_may_observe(inode)) {
+		if (first == 0) {
+			print_inode(seq, inode, dentry);
+			BPF_SEQ_PRINTF(seq, FSITER_WITHHELD);
+		}
+		return 0;
+	}
+	if (first == 0) {
+		print_inode(seq, inode, dentry);
+		print_cache(seq, inode, cs);
+	}
 
 	w.seq = seq;
 	w.inode = inode;
@@ -110,4 +123,21 @@ int fsiter_inode(struct bpf_iter__fs_inode *ctx)
 	/* One more than a window can hold, for folios that grew into it. */
 	bpf_loop(2 * FSITER_WINDOW_ENTRIES, list_folio, &w, 0);
 	return 0;
+}
+
+/* Each context field is read straight from ctx: the verifier refuses
+ * loads through a pointer derived from ctx.
+ */
+SEC("iter/fs_inode")
+int fsiter_inode(struct bpf_iter__fs_inode *ctx)
+{
+	return show(ctx->meta, ctx->inode, ctx->dentry, ctx->stat, ctx->first,
+		    ctx->last, true);
+}
+
+SEC("iter/fs_inode")
+int fsiter_inode_all(struct bpf_iter__fs_inode *ctx)
+{
+	return show(ctx->meta, ctx->inode, ctx->dentry, ctx->stat, ctx->first,
+		    ctx->last, false);
 }

@@ -169,13 +169,47 @@ chmod 0644 $t
 "$ktool" pin "$views/cache.bpf.o" fsiter_cache $t $bpffs/open && chmod 0444 $bpffs/open
 "$ktool" pin "$views/cache.bpf.o" fsiter_cache $t $bpffs/closed && chmod 0400 $bpffs/closed
 as_fsa() { setpriv --reuid=fsa --regid=fsa --init-groups "$@"; }
-check_eq "fsa reads a 0444 pin" "$(as_fsa cat $bpffs/open | word cached)" 1024
+check_eq "fsa reads a 0444 pin" "$(as_fsa cat $bpffs/open | cut -c1-9)" "withheld "
 if as_fsa cat $bpffs/closed >/dev/null 2>/tmp/err; then
 	fail "fsa read a 0400 pin"
 else
 	check "fsa refused a 0400 pin with EACCES" grep -q "Permission denied" /tmp/err
 fi
 check_eq "cat of a pin ends, twice" "$(cat $bpffs/open $bpffs/open | wc -l)" 2
+
+echo "== who may see page-cache state: bpf_filemap_may_observe (mincore's rule)"
+as_fsb() { setpriv --reuid=fsb --regid=fsb --init-groups "$@"; }
+vis=/run/fsiter-kt-vis
+mkdir -p $vis && chmod 0755 $vis
+for f in owned groupw aclw rootonly; do
+	dd if=/dev/zero of=$vis/$f bs=4k count=64 status=none
+done
+chown fsa $vis/owned && chmod 0400 $vis/owned		# fsa owns it
+chgrp fsreaders $vis/groupw && chmod 0664 $vis/groupw	# fsa may write it (group)
+chmod 0644 $vis/aclw && setfacl -m u:fsb:rw $vis/aclw	# fsb may write it (ACL)
+chmod 0644 $vis/rootonly				# nobody but root
+for f in owned groupw aclw rootonly; do
+	"$ktool" pin "$views/cache.bpf.o" fsiter_cache $vis/$f $bpffs/vis-$f
+	"$ktool" pin "$views/inode.bpf.o" fsiter_inode $vis/$f $bpffs/visi-$f
+	"$ktool" pin "$views/cache.bpf.o" fsiter_cache_all $vis/$f $bpffs/visall-$f
+	chmod 0444 $bpffs/vis-$f $bpffs/visi-$f $bpffs/visall-$f
+done
+sees() { [[ $("$@" | word cached) == 64 ]]; }
+withheld() { "$@" | grep -qx "withheld page-cache state: the reader neither owns nor may write this file"; }
+check "owner sees its file" sees as_fsa cat $bpffs/vis-owned
+check "a group member who may write sees it" sees as_fsa cat $bpffs/vis-groupw
+check "a user an ACL lets write sees it" sees as_fsb cat $bpffs/vis-aclw
+check "root sees a file it does not own" sees cat $bpffs/vis-owned
+check "a reader who may not write is refused" withheld as_fsb cat $bpffs/vis-owned
+check "... nor through group write bits of another group" withheld as_fsb cat $bpffs/vis-groupw
+check "... nor when an ACL grants write to someone else" withheld as_fsa cat $bpffs/vis-aclw
+check "... nor on a plain 0644 file" withheld as_fsa cat $bpffs/vis-rootonly
+check "the inode view withholds too" withheld as_fsb cat $bpffs/visi-owned
+check_eq "and shows the inode lines only" "$(as_fsb cat $bpffs/visi-owned | grep -c -e '^folio' -e '^cache\.' -e '^mapping\.')" 0
+check_eq "with the inode" "$(as_fsb cat $bpffs/visi-owned | field inode.ino)" "$(stat -c %i $vis/owned)"
+check "the inode view lists folios for the owner" bash -c "setpriv --reuid=fsa --regid=fsa --init-groups cat $bpffs/visi-owned | grep -q '^folio 0 '"
+check "fsiter_cache_all shows anyone the pin lets in" sees as_fsb cat $bpffs/visall-rootonly
+rm -f $bpffs/vis-* $bpffs/visi-* $bpffs/visall-*
 umount $bpffs
 
 rm -f $f $g
