@@ -3,9 +3,10 @@
  * fsiter-pin apply [--dry-run] POLICY
  *
  * parse -> validate -> check privileges, bpffs and the kernel -> open the
- * targets -> check readers can reach the pins -> load the views -> plan
- * against what is pinned -> stage -> commit. Nothing changes before the
- * staging step, and a failure from there on is rolled back.
+ * targets -> load the views -> check readers can reach the pins -> plan
+ * against what is pinned -> build the next generation -> switch to it.
+ * Readers see the old pins until the switch, one rename; a failure before
+ * it removes the new generation.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -127,6 +128,7 @@ static int apply(const char *policy_path, bool dry_run)
 	struct plan pl = { 0 };
 	struct pin_dir d;
 	const char *pin_dir;
+	bool no_bpffs;
 	int ret;
 
 	policy_init(&p);
@@ -143,8 +145,9 @@ static int apply(const char *policy_path, bool dry_run)
 		goto out;
 	umask(077);
 	ret = mounts_ensure_bpffs(pin_dir, dry_run);
-	if (ret)
+	if (ret < 0)
 		goto out;
+	no_bpffs = ret == 1;
 	ret = check_kernel(&p, pin_dir);
 	if (ret)
 		goto out;
@@ -169,7 +172,7 @@ static int apply(const char *policy_path, bool dry_run)
 	if (ret)
 		goto out;
 
-	ret = pindir_open(&d, pin_dir, !dry_run);
+	ret = no_bpffs ? 0 : pindir_open(&d, pin_dir, !dry_run);
 	if (ret && !(dry_run && ret == -ENOENT))
 		goto out;
 	ret = plan_compare(&pl, &d);
@@ -179,14 +182,15 @@ static int apply(const char *policy_path, bool dry_run)
 		plan_print(&pl, dry_run);
 		goto out;
 	}
-	ret = staging_begin(&d);
-	if (!ret)
-		ret = plan_stage(&pl, &d);
-	if (!ret)
-		ret = plan_commit(&pl, &d);
-	/* Old pins that were replaced or removed go with the staging dir. */
-	if (staging_end(&d) && !ret)
-		ret = -EIO;
+	ret = gen_begin(&d);
+	if (ret)
+		goto out;
+	ret = plan_stage(&pl, &d);
+	if (ret) {
+		gen_abort(&d);
+		goto out;
+	}
+	ret = gen_commit(&d);
 	if (!ret)
 		plan_print(&pl, false);
 out:

@@ -83,6 +83,10 @@ static int list(const char *dir)
 	}
 	if (ret)
 		return ret;
+	if (d.cur_fd < 0) {
+		info("%s: nothing is pinned", dir);
+		goto out;
+	}
 	ret = pindir_names(&d, &names, &n);
 	if (ret) {
 		err("%s: %s", dir, strerror(-ret));
@@ -92,6 +96,8 @@ static int list(const char *dir)
 	       "TARGET", "PROG", "TAG", "OWNER", "GROUP", "MODE", "ACL");
 	for (size_t i = 0; i < n; i++) {
 		const struct view_desc *v;
+		enum view_variant variant = VIEW_CHECKED;
+		char view[32];
 		struct pin_info pi;
 		struct passwd *pw;
 		struct group *gr;
@@ -102,14 +108,18 @@ static int list(const char *dir)
 			err("%s/%s: %s", dir, names[i], strerror(-ret));
 			goto out;
 		}
-		v = pi.is_link ? view_by_prog_name(pi.prog_name) : NULL;
+		v = pi.is_link ? view_by_prog_name(pi.prog_name, &variant) : NULL;
+		/* ":all": the expose-cache program, for every reader */
+		snprintf(view, sizeof(view), "%s%s", v ? v->name :
+			 pi.is_link ? "(foreign)" : "(not a view)",
+			 variant == VIEW_ALL ? ":all" : "");
 		pw = getpwuid(pi.uid);
 		gr = getgrgid(pi.gid);
-		printf("%-20s %-10s ", pi.name, v ? v->name : pi.is_link ? "(foreign)" : "(not a view)");
+		printf("%-20s %-10s ", pi.name, view);
 		print_target(&pi);
 		printf(" %-8u %-16s %-8s %-8s %04o  ", pi.prog_id, pi.is_link ? pi.tag : "-",
 		       pw ? pw->pw_name : "?", gr ? gr->gr_name : "?", pi.mode & 07777);
-		if (!path_join(path, dir, names[i]))
+		if (!path_join(path, d.path, names[i]))
 			print_acl(path);
 		printf("\n");
 	}

@@ -2,8 +2,9 @@
 /*
  * fsiter-pin remove [--pin-dir DIR] NAME... | --all
  *
- * Unpins, under the apply lock. Every NAME is checked first: an unknown
- * name fails the command before anything is removed.
+ * Unpins from the current generation, under the apply lock. Every NAME is
+ * checked first: an unknown name fails the command before anything is
+ * removed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -50,8 +51,8 @@ static int remove_pins(const char *dir, char **names, size_t n, bool all)
 		}
 	}
 	for (size_t i = 0; i < n && !ret; i++) {
-		if (unlinkat(d.fd, names[i], 0)) {
-			ret = -errno;
+		ret = pin_remove(&d, names[i]);
+		if (ret) {
 			err("%s/%s: %s", dir, names[i], strerror(-ret));
 			break;
 		}

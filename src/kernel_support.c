@@ -12,6 +12,7 @@
 #define PATCH_FS_MNT	"0007-bpf-Introduce-the-fs_mnt-iterator.patch"
 #define PATCH_LINK_INFO	"0009-bpf-Report-fs-iterator-targets-in-link-info-and-fdin.patch"
 #define PATCH_ACL	"0011-bpf-Support-POSIX-ACLs-in-bpffs.patch"
+#define PATCH_OBSERVE	"0012-bpf-Let-fs_inode-programs-apply-the-page-cache-visib.patch"
 
 /* A function in BTF: libbpf finds iterator targets as bpf_iter_<target>. */
 struct need_func {
@@ -28,6 +29,8 @@ static const struct need_func need_funcs[] = {
 	  1u << VIEW_INODE },
 	{ "bpf_iter_fs_mnt", "the iter/fs_mnt target", PATCH_FS_MNT,
 	  1u << VIEW_MOUNT },
+	{ "bpf_filemap_may_observe", "the page-cache visibility check",
+	  PATCH_OBSERVE, 1u << VIEW_INODE | 1u << VIEW_CACHE },
 };
 
 /* Is there a member NAME in struct ID, looking into anonymous members? */

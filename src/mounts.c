@@ -76,7 +76,7 @@ int mounts_ensure_bpffs(const char *dir, bool dry_run)
 		if (!ret) {
 			if (dry_run) {
 				info("would mount bpffs on %s", BPFFS_MOUNT_POINT);
-				return 0;
+				return 1;
 			}
 			ret = mount_bpffs(BPFFS_MOUNT_POINT);
 			if (ret)
@@ -104,9 +104,40 @@ int mounts_ensure_bpffs(const char *dir, bool dry_run)
 	return 0;
 }
 
+static struct libmnt_fs *find_id(struct libmnt_table *tb, int id)
+{
+	struct libmnt_iter *itr = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs = NULL;
+
+	while (itr && !mnt_table_next_fs(tb, itr, &fs)) {
+		if (mnt_fs_get_id(fs) == id)
+			break;
+		fs = NULL;
+	}
+	mnt_free_iter(itr);
+	return fs;
+}
+
+int mounts_devno_of(int id, dev_t *dev)
+{
+	struct libmnt_table *tb;
+	struct libmnt_fs *fs;
+	int ret = -ENOENT;
+
+	tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	if (!tb)
+		return -errno ?: -EINVAL;
+	fs = find_id(tb, id);
+	if (fs) {
+		*dev = mnt_fs_get_devno(fs);
+		ret = 0;
+	}
+	mnt_unref_table(tb);
+	return ret;
+}
+
 char *mounts_target_of(int id)
 {
-	struct libmnt_iter *itr;
 	struct libmnt_table *tb;
 	struct libmnt_fs *fs;
 	char *target = NULL;
@@ -114,14 +145,9 @@ char *mounts_target_of(int id)
 	tb = mnt_new_table_from_file("/proc/self/mountinfo");
 	if (!tb)
 		return NULL;
-	itr = mnt_new_iter(MNT_ITER_FORWARD);
-	while (itr && !mnt_table_next_fs(tb, itr, &fs)) {
-		if (mnt_fs_get_id(fs) == id && mnt_fs_get_target(fs)) {
-			target = strdup(mnt_fs_get_target(fs));
-			break;
-		}
-	}
-	mnt_free_iter(itr);
+	fs = find_id(tb, id);
+	if (fs && mnt_fs_get_target(fs))
+		target = strdup(mnt_fs_get_target(fs));
 	mnt_unref_table(tb);
 	return target;
 }

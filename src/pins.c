@@ -7,13 +7,19 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <acl/libacl.h>
 #include <bpf/bpf.h>
+#include <linux/magic.h>
 #include "diag.h"
+#include "fault.h"
 #include "fsiter_uapi.h"
 #include "pins.h"
 #include "views.h"
+
+#define WORK_SUFFIX	"_staging"	/* bpffs refuses '.' */
+#define NEXT_NAME	"next"		/* the next PIN_DIR, in the work dir */
 
 int path_join(char out[PATH_MAX], const char *dir, const char *name)
 {
@@ -25,8 +31,10 @@ int path_join(char out[PATH_MAX], const char *dir, const char *name)
 void pindir_init(struct pin_dir *d)
 {
 	memset(d, 0, sizeof(*d));
-	d->fd = -1;
-	d->staging_fd = -1;
+	d->parent_fd = -1;
+	d->work_fd = -1;
+	d->cur_fd = -1;
+	d->new_fd = -1;
 }
 
 /* mkdir with mode 0755 whatever the umask; an existing one is left. */
@@ -55,34 +63,154 @@ static int mkdir_parents(const char *path)
 	return make_dir(buf);
 }
 
+/* Directory FD: owner root, MODE, and an ACL that is only the mode. */
+static int set_dir_mode(int fd, const char *path, mode_t mode)
+{
+	acl_t acl;
+	int ret = 0;
+
+	if (fchown(fd, 0, 0) || fchmod(fd, mode))
+		return -errno;
+	acl = acl_from_mode(mode);
+	if (!acl)
+		return -errno;
+	if (acl_set_fd(fd, acl) && errno != EOPNOTSUPP)
+		ret = -errno;
+	acl_free(acl);
+	/* No default ACL: pins made here must not inherit grants. */
+	if (!ret && acl_delete_def_file(path) && errno != EOPNOTSUPP)
+		ret = -errno;
+	return ret;
+}
+
+/* Unpin everything in directory NAME of PARENT_FD, then remove it. */
+static int remove_tree(int parent_fd, const char *name)
+{
+	struct dirent *de;
+	DIR *dir;
+	int fd, ret = 0;
+
+	fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(dir))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (unlinkat(dirfd(dir), de->d_name, 0) && errno != ENOENT && !ret)
+			ret = -errno;
+	}
+	closedir(dir);
+	if (!ret && unlinkat(parent_fd, name, AT_REMOVEDIR) && errno != ENOENT)
+		ret = -errno;
+	return ret;
+}
+
+/* Empty the work directory: what is there, a killed run left. */
+static int empty_work_dir(struct pin_dir *d)
+{
+	struct dirent *de;
+	DIR *dir;
+	int fd, ret = 0;
+
+	fd = openat(d->work_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(dir)) && !ret) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		info_v("removing %s/%s, left by an interrupted run", d->work_path,
+		       de->d_name);
+		if (unlinkat(d->work_fd, de->d_name, 0) == 0)
+			continue;
+		ret = errno == EISDIR ? remove_tree(d->work_fd, de->d_name) : -errno;
+	}
+	closedir(dir);
+	return ret;
+}
+
 int pindir_open(struct pin_dir *d, const char *path, bool create)
 {
+	const char *slash = strrchr(path, '/');
+	struct statfs sf;
+	char work[NAME_MAX + 1];
 	int ret;
 
-	if (strlen(path) >= sizeof(d->path) ||
-	    path_join(d->staging, path, STAGING_NAME)) {
-		err("%s: path too long", path);
-		return -ENAMETOOLONG;
+	if (!slash || !slash[1] || strlen(path) >= sizeof(d->path) ||
+	    strlen(slash + 1) >= sizeof(d->base)) {
+		err("pin-dir %s: not a usable path", path);
+		return -EINVAL;
 	}
 	strcpy(d->path, path);
+	snprintf(d->parent, sizeof(d->parent), "%.*s",
+		 slash == path ? 1 : (int)(slash - path), path);
+	strcpy(d->base, slash + 1);
+	snprintf(work, sizeof(work), "%s%s", d->base, WORK_SUFFIX);
+	ret = path_join(d->work_path, d->parent, work);
+	if (ret)
+		return ret;
 	if (create) {
-		ret = mkdir_parents(path);
+		ret = mkdir_parents(d->parent);
 		if (ret) {
-			err("%s: cannot create it: %s", path, strerror(-ret));
+			err("%s: cannot create it: %s", d->parent, strerror(-ret));
 			return ret;
 		}
 	}
-	d->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (d->fd < 0) {
+	d->parent_fd = open(d->parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (d->parent_fd < 0) {
 		ret = -errno;
 		if (ret != -ENOENT || create)
-			err("%s: %s", path, strerror(-ret));
+			err("%s: %s", d->parent, strerror(-ret));
 		return ret;
 	}
-	/* Whole-directory lock: apply, remove and each other take turns. */
-	if (flock(d->fd, LOCK_EX)) {
+	if (fstatfs(d->parent_fd, &sf) || (unsigned long)sf.f_type != BPF_FS_MAGIC) {
+		err("pin-dir %s: %s is not a directory in bpffs", path, d->parent);
+		return -EINVAL;
+	}
+	if (create && mkdirat(d->parent_fd, work, 0700) && errno != EEXIST) {
 		ret = -errno;
-		err("%s: cannot lock it: %s", path, strerror(-ret));
+		err("%s: cannot create it: %s", d->work_path, strerror(-ret));
+		return ret;
+	}
+	d->work_fd = openat(d->parent_fd, work,
+			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->work_fd < 0) {
+		ret = -errno;
+		if (ret != -ENOENT || create)
+			err("%s: %s", d->work_path, strerror(-ret));
+		if (ret == -ENOENT)	/* never applied: there may be pins */
+			goto open_cur;
+		return ret;
+	}
+	/* One lock for the pin directory and its work directory. */
+	if (flock(d->work_fd, LOCK_EX)) {
+		ret = -errno;
+		err("%s: cannot lock it: %s", d->work_path, strerror(-ret));
+		return ret;
+	}
+	/* Root's alone, whatever the parent's default ACL passed on. */
+	ret = set_dir_mode(d->work_fd, d->work_path, 0700);
+	if (!ret)
+		ret = empty_work_dir(d);
+	if (ret) {
+		err("%s: %s", d->work_path, strerror(-ret));
+		return ret;
+	}
+open_cur:
+	d->cur_fd = openat(d->parent_fd, d->base,
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->cur_fd < 0 && errno != ENOENT) {
+		ret = -errno;
+		err("%s: %s", path, strerror(-ret));
 		return ret;
 	}
 	return 0;
@@ -90,10 +218,14 @@ int pindir_open(struct pin_dir *d, const char *path, bool create)
 
 void pindir_close(struct pin_dir *d)
 {
-	if (d->staging_fd >= 0)
-		close(d->staging_fd);
-	if (d->fd >= 0)
-		close(d->fd);	/* drops the lock */
+	if (d->new_fd >= 0)
+		close(d->new_fd);
+	if (d->cur_fd >= 0)
+		close(d->cur_fd);
+	if (d->work_fd >= 0)
+		close(d->work_fd);	/* drops the lock */
+	if (d->parent_fd >= 0)
+		close(d->parent_fd);
 	pindir_init(d);
 }
 
@@ -117,7 +249,11 @@ int pindir_names(struct pin_dir *d, char ***out, size_t *nout)
 	DIR *dir;
 	int fd, ret = 0;
 
-	fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	*out = NULL;
+	*nout = 0;
+	if (d->cur_fd < 0)
+		return 0;
+	fd = openat(d->cur_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	dir = fdopendir(fd);
@@ -128,8 +264,7 @@ int pindir_names(struct pin_dir *d, char ***out, size_t *nout)
 	while ((errno = 0, de = readdir(dir))) {
 		char **nn;
 
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
-		    !strcmp(de->d_name, STAGING_NAME))
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		nn = realloc(names, (n + 1) * sizeof(*nn));
 		if (!nn || !(nn[n] = strdup(de->d_name))) {
@@ -196,7 +331,7 @@ int pin_read(struct pin_dir *d, const char *name, struct pin_info *pi)
 
 	memset(pi, 0, sizeof(*pi));
 	snprintf(pi->name, sizeof(pi->name), "%s", name);
-	if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW))
+	if (fstatat(d->cur_fd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
 	pi->uid = st.st_uid;
 	pi->gid = st.st_gid;
@@ -214,83 +349,91 @@ int pin_read(struct pin_dir *d, const char *name, struct pin_info *pi)
 	return ret;
 }
 
-/* Remove everything in the staging directory. */
-static int staging_clear(struct pin_dir *d)
+int pin_remove(struct pin_dir *d, const char *name)
 {
-	struct pin_dir sd;
-	char **names;
-	size_t n;
+	return unlinkat(d->cur_fd, name, 0) ? -errno : 0;
+}
+
+int gen_begin(struct pin_dir *d)
+{
 	int ret;
 
-	pindir_init(&sd);
-	sd.fd = d->staging_fd;
-	ret = pindir_names(&sd, &names, &n);
+	ret = fault_at("gen");
+	if (!ret)
+		ret = path_join(d->new_path, d->work_path, NEXT_NAME);
+	if (ret)
+		goto fail;
+	if (mkdirat(d->work_fd, NEXT_NAME, 0700)) {
+		ret = -errno;
+		goto fail;
+	}
+	d->new_fd = openat(d->work_fd, NEXT_NAME,
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->new_fd < 0) {
+		ret = -errno;
+		goto fail;
+	}
+	/* Pins made here must not inherit grants from a default ACL. */
+	ret = set_dir_mode(d->new_fd, d->new_path, 0700);
+	if (!ret)
+		return 0;
+fail:
+	err("%s: cannot make the next pin directory: %s", d->new_path,
+	    strerror(-ret));
+	return ret;
+}
+
+int gen_keep(struct pin_dir *d, const char *name)
+{
+	int ret = fault_at("keep");
+
 	if (ret)
 		return ret;
-	for (size_t i = 0; i < n; i++)
-		if (unlinkat(d->staging_fd, names[i], 0) && errno != ENOENT && !ret)
-			ret = -errno;
-	pindir_free_names(names, n);
+	if (linkat(d->cur_fd, name, d->new_fd, name, 0)) {
+		ret = -errno;
+		err("%s/%s: cannot keep it: %s", d->path, name, strerror(-ret));
+	}
 	return ret;
 }
 
-int staging_begin(struct pin_dir *d)
+int gen_commit(struct pin_dir *d)
 {
-	acl_t acl = NULL;
 	int ret;
 
-	if (mkdirat(d->fd, STAGING_NAME, 0700) && errno != EEXIST) {
-		ret = -errno;
-		goto fail;
-	}
-	d->staging_fd = openat(d->fd, STAGING_NAME,
-			       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (d->staging_fd < 0) {
-		ret = -errno;
-		goto fail;
-	}
-	/* Root only, whatever default ACL the pin directory passes on: new
-	 * pins in here must not inherit grants before perms_set().
+	/* Still out of reach in the work directory: open it up for the
+	 * readers the pins' own modes let in.
 	 */
-	if (fchownat(d->fd, STAGING_NAME, 0, 0, AT_SYMLINK_NOFOLLOW) ||
-	    fchmodat(d->fd, STAGING_NAME, 0700, 0)) {
+	ret = set_dir_mode(d->new_fd, d->new_path, 0755);
+	if (!ret)
+		ret = fault_at("swap");
+	/* The switch, one rename. The old directory lands in the work
+	 * directory, as unreachable as the new one was.
+	 */
+	if (!ret && renameat2(d->work_fd, NEXT_NAME, d->parent_fd, d->base,
+			      d->cur_fd >= 0 ? RENAME_EXCHANGE : RENAME_NOREPLACE))
 		ret = -errno;
-		goto fail;
+	if (ret) {
+		err("%s: cannot switch to the new pins: %s", d->path, strerror(-ret));
+		gen_abort(d);
+		return ret;
 	}
-	acl = acl_from_mode(0700);
-	if (acl && acl_set_file(d->staging, ACL_TYPE_ACCESS, acl) &&
-	    errno != EOPNOTSUPP) {
-		ret = -errno;
-		goto fail;
-	}
-	if (acl_delete_def_file(d->staging) && errno != EOPNOTSUPP) {
-		ret = -errno;
-		goto fail;
-	}
-	/* Left over from a run that was killed: nothing in here is live. */
-	ret = staging_clear(d);
-	if (ret)
-		goto fail;
-	acl_free(acl);
+	close(d->new_fd);
+	d->new_fd = -1;
+	/* Committed; the rest only cleans up, and the next run finishes it
+	 * if this one cannot.
+	 */
+	if (fault_at("cleanup") || remove_tree(d->work_fd, NEXT_NAME))
+		warn("%s: the old pins are left there; the next run removes them",
+		     d->work_path);
 	return 0;
-fail:
-	acl_free(acl);
-	err("%s: %s", d->staging, strerror(-ret));
-	return ret;
 }
 
-int staging_end(struct pin_dir *d)
+void gen_abort(struct pin_dir *d)
 {
-	int ret;
-
-	if (d->staging_fd < 0)
-		return 0;
-	ret = staging_clear(d);
-	close(d->staging_fd);
-	d->staging_fd = -1;
-	if (!ret && unlinkat(d->fd, STAGING_NAME, AT_REMOVEDIR))
-		ret = -errno;
-	if (ret)
-		err("%s: cannot remove it: %s", d->staging, strerror(-ret));
-	return ret;
+	if (d->new_fd < 0)
+		return;
+	close(d->new_fd);
+	d->new_fd = -1;
+	if (remove_tree(d->work_fd, NEXT_NAME))
+		warn("%s: left behind; the next run removes it", d->new_path);
 }

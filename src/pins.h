@@ -1,8 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The pin directory in bpffs: opening and locking it, reading what a pin
- * is, and the staging directory where apply builds new pins before it
- * renames them into place.
+ * The pin directory in bpffs, and how apply changes it at once.
+ *
+ * apply builds the next pin directory in a work directory beside it
+ * (PIN_DIR_staging, mode 0700, so nobody but root reaches anything in
+ * it): the pins it keeps are hard links to the current ones, new ones are
+ * pinned there with their final owner, mode and ACL. Then one
+ * renameat2(RENAME_EXCHANGE) swaps it with PIN_DIR: the new directory
+ * takes PIN_DIR's name and the old one lands in the work directory, out
+ * of every reader's reach in the same step. Wherever apply stops, readers
+ * see the old set of pins or the new one, never a mix, and never a pin
+ * with permissions the policy did not give it.
+ *
+ * A lock (flock on the work directory) serializes apply, remove, list
+ * and audit; each first empties the work directory, which holds nothing
+ * but what a killed run left.
  */
 #ifndef FSITER_PINS_H
 #define FSITER_PINS_H
@@ -12,14 +24,16 @@
 #include <sys/types.h>
 #include <linux/bpf.h>
 
-/* Inside the pin directory; policy names start with a letter or digit. */
-#define STAGING_NAME	"_staging"
-
 struct pin_dir {
-	char path[PATH_MAX];
-	int fd;		/* O_RDONLY | O_DIRECTORY, flock()ed; -1 */
-	char staging[PATH_MAX];
-	int staging_fd;	/* -1 */
+	char path[PATH_MAX];	/* PIN_DIR as the policy names it */
+	char parent[PATH_MAX];
+	char base[NAME_MAX + 1 - 16];	/* room for "_staging" */
+	int parent_fd;		/* -1 */
+	char work_path[PATH_MAX];
+	int work_fd;		/* locked; -1 */
+	int cur_fd;		/* PIN_DIR, -1 if it does not exist */
+	char new_path[PATH_MAX];
+	int new_fd;		/* the next PIN_DIR, in the work dir; -1 */
 };
 
 struct pin_info {
@@ -44,21 +58,27 @@ int path_join(char out[PATH_MAX], const char *dir, const char *name);
 
 void pindir_init(struct pin_dir *d);
 /*
- * Open PATH, creating it and its missing parents (mode 0755) if CREATE,
- * and take the apply lock on it: concurrent runs take turns.
- * 0, -ENOENT if it does not exist and !CREATE, or -errno (reported).
+ * Open and lock PATH's work directory (creating it and PATH's parents
+ * first if CREATE), empty it, and open PATH if it exists. 0, -ENOENT if
+ * there is no work directory and !CREATE, or -errno (reported).
  */
 int pindir_open(struct pin_dir *d, const char *path, bool create);
 void pindir_close(struct pin_dir *d);
-/* The names in the directory, sorted, without the staging directory. */
+/* The names in PIN_DIR, sorted; none if it does not exist. */
 int pindir_names(struct pin_dir *d, char ***names, size_t *n);
 void pindir_free_names(char **names, size_t n);
-/* What the pin NAME is. 0 or -errno. */
+/* What the pin NAME in PIN_DIR is. 0 or -errno. */
 int pin_read(struct pin_dir *d, const char *name, struct pin_info *pi);
+/* Unpin NAME from PIN_DIR. 0 or -errno. */
+int pin_remove(struct pin_dir *d, const char *name);
 
-/* Empty staging directory, mode 0700 and no ACL: only root sees into it. */
-int staging_begin(struct pin_dir *d);
-/* Remove the staging directory and whatever is left in it. */
-int staging_end(struct pin_dir *d);
+/* Make the next PIN_DIR in the work directory: empty, root's, no ACL. */
+int gen_begin(struct pin_dir *d);
+/* Keep PIN_DIR's pin NAME in the next one (a hard link). */
+int gen_keep(struct pin_dir *d, const char *name);
+/* Swap the next PIN_DIR in, and remove the old one. */
+int gen_commit(struct pin_dir *d);
+/* Remove the next PIN_DIR: nothing changed. */
+void gen_abort(struct pin_dir *d);
 
 #endif

@@ -6,9 +6,15 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "diag.h"
+#include "fault.h"
 #include "fsiter_uapi.h"
 #include "perms.h"
 #include "plan.h"
+
+enum view_variant plan_variant(const struct policy_entry *e)
+{
+	return (e->options & POLICY_OPT_EXPOSE_CACHE) ? VIEW_ALL : VIEW_CHECKED;
+}
 
 /* Is the pin what ITEM asks for? NULL if so, else what differs. */
 static const char *pin_differs(struct plan_item *it, struct pin_dir *d,
@@ -16,15 +22,18 @@ static const char *pin_differs(struct plan_item *it, struct pin_dir *d,
 			       const struct view_prog *v)
 {
 	const struct policy_entry *e = it->entry;
+	enum view_variant want = plan_variant(e), have;
 	char path[PATH_MAX];
 	const char *what = NULL;
 	int r;
 
 	if (!pi->is_link)
 		return "not an fs iterator link";
-	if (strcmp(pi->tag, v->tag))
-		return view_by_prog_name(pi->prog_name) == v->desc ?
-		       "program changed" : "view";
+	if (strcmp(pi->tag, v->tag[want])) {
+		if (view_by_prog_name(pi->prog_name, &have) != v->desc)
+			return "view";
+		return have == want ? "program changed" : "expose-cache";
+	}
 	if (pi->gone)
 		return "target gone";
 	if (e->view->target == VIEW_TARGET_MNT) {
@@ -38,7 +47,7 @@ static const char *pin_differs(struct plan_item *it, struct pin_dir *d,
 	}
 	if (path_join(path, d->path, e->name))
 		return "path too long";
-	r = perms_match(d->fd, e->name, path, e, &what);
+	r = perms_match(d->cur_fd, e->name, path, e, &what);
 	if (r < 0)
 		return "permissions unreadable";
 	return r ? NULL : what;
@@ -50,12 +59,10 @@ int plan_compare(struct plan *pl, struct pin_dir *d)
 	size_t n = 0;
 	int ret;
 
-	if (d->fd >= 0) {
-		ret = pindir_names(d, &names, &n);
-		if (ret) {
-			err("%s: %s", d->path, strerror(-ret));
-			return ret;
-		}
+	ret = pindir_names(d, &names, &n);
+	if (ret) {
+		err("%s: %s", d->path, strerror(-ret));
+		return ret;
 	}
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		struct plan_item *it = &pl->items[i];
@@ -84,8 +91,7 @@ int plan_compare(struct plan *pl, struct pin_dir *d)
 	}
 	/* What is left is in no entry: stale. */
 	pl->stale = calloc(n + 1, sizeof(*pl->stale));
-	pl->stale_done = calloc(n + 1, sizeof(*pl->stale_done));
-	if (!pl->stale || !pl->stale_done) {
+	if (!pl->stale) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -166,22 +172,32 @@ int plan_stage(struct plan *pl, struct pin_dir *d)
 		struct bpf_link *link = NULL;
 		char path[PATH_MAX];
 
-		if (it->action != PLAN_CREATE && it->action != PLAN_REPLACE)
+		if (it->action == PLAN_KEEP) {
+			ret = gen_keep(d, e->name);
 			continue;
-		ret = view_attach(&pl->views[e->view->id], it->target.fd, &link);
+		}
+		if (it->action == PLAN_SKIP)
+			continue;
+		ret = fault_at("attach");
+		if (!ret)
+			ret = view_attach(&pl->views[e->view->id], plan_variant(e),
+					  it->target.fd, &link);
 		if (ret) {
 			err_at(&e->loc, "'%s': cannot attach view '%s' to %s: %s",
 			       e->name, e->view->name, e->path, strerror(-ret));
 			break;
 		}
-		ret = path_join(path, d->staging, e->name);
+		ret = path_join(path, d->new_path, e->name);
+		if (!ret)
+			ret = fault_at("pin");
 		if (!ret)
 			ret = bpf_link__pin(link, path);
 		if (ret) {
 			err("%s: cannot pin: %s", path, strerror(-ret));
 		} else {
-			it->staged = true;
-			ret = perms_set(d->staging_fd, e->name, path, e);
+			ret = fault_at("perms");
+			if (!ret)
+				ret = perms_set(d->new_fd, e->name, path, e);
 			if (ret)
 				err("%s: cannot set owner, mode and ACL: %s", path,
 				    strerror(-ret));
@@ -189,66 +205,6 @@ int plan_stage(struct plan *pl, struct pin_dir *d)
 		/* The pin holds the link; ours goes. */
 		bpf_link__destroy(link);
 	}
-	return ret;
-}
-
-static int move(int from_fd, int to_fd, const char *name, unsigned int flags)
-{
-	return renameat2(from_fd, name, to_fd, name, flags) ? -errno : 0;
-}
-
-static void rollback(struct plan *pl, struct pin_dir *d)
-{
-	for (size_t i = 0; i < pl->nr_stale; i++)
-		if (pl->stale_done[i] &&
-		    move(d->staging_fd, d->fd, pl->stale[i], RENAME_NOREPLACE))
-			err("rollback: %s/%s: %s", d->path, pl->stale[i], strerror(errno));
-	for (size_t i = pl->nr_items; i-- > 0; ) {
-		struct plan_item *it = &pl->items[i];
-		const char *name = it->entry->name;
-		int r;
-
-		if (!it->done)
-			continue;
-		if (it->action == PLAN_REPLACE)
-			r = move(d->staging_fd, d->fd, name, RENAME_EXCHANGE);
-		else
-			r = move(d->fd, d->staging_fd, name, RENAME_NOREPLACE);
-		if (r)
-			err("rollback: %s/%s: %s", d->path, name, strerror(-r));
-	}
-}
-
-int plan_commit(struct plan *pl, struct pin_dir *d)
-{
-	int ret = 0;
-
-	for (size_t i = 0; i < pl->nr_items && !ret; i++) {
-		struct plan_item *it = &pl->items[i];
-
-		if (it->action == PLAN_CREATE)
-			ret = move(d->staging_fd, d->fd, it->entry->name, RENAME_NOREPLACE);
-		else if (it->action == PLAN_REPLACE)
-			/* The old pin lands in staging, in case we roll back. */
-			ret = move(d->staging_fd, d->fd, it->entry->name, RENAME_EXCHANGE);
-		else
-			continue;
-		if (ret)
-			err("%s/%s: cannot put it in place: %s", d->path,
-			    it->entry->name, strerror(-ret));
-		else
-			it->done = 1;
-	}
-	for (size_t i = 0; i < pl->nr_stale && !ret; i++) {
-		ret = move(d->fd, d->staging_fd, pl->stale[i], RENAME_NOREPLACE);
-		if (ret)
-			err("%s/%s: cannot remove it: %s", d->path, pl->stale[i],
-			    strerror(-ret));
-		else
-			pl->stale_done[i] = true;
-	}
-	if (ret)
-		rollback(pl, d);
 	return ret;
 }
 
@@ -260,7 +216,6 @@ void plan_free(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_stale; i++)
 		free(pl->stale[i]);
 	free(pl->stale);
-	free(pl->stale_done);
 	for (int v = 0; v < VIEW_COUNT; v++)
 		view_unload(&pl->views[v]);
 	memset(pl, 0, sizeof(*pl));

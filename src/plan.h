@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What apply will do: the policy against the pins in place, then the
- * change itself, as a transaction: new pins are built in the staging
- * directory with their final owner, mode and ACL, then renamed into place
- * (exchanged with the pin they replace); stale pins are moved out. Any
- * failure undoes the renames done so far.
+ * What apply will do: the policy against the pins in place; then the
+ * next generation of the pin directory (pins.h), where kept pins are hard
+ * links and new ones get their final owner, mode and ACL; the switch to
+ * it is pins.c's.
  */
 #ifndef FSITER_PLAN_H
 #define FSITER_PLAN_H
@@ -22,8 +21,6 @@ struct plan_item {
 	struct target target;
 	enum plan_action action;
 	const char *why;	/* PLAN_REPLACE: what differs */
-	bool staged;
-	int done;		/* commit: 1 once renamed into place */
 };
 
 struct plan {
@@ -31,18 +28,17 @@ struct plan {
 	size_t nr_items;
 	char **stale;		/* pins in the directory that no entry names */
 	size_t nr_stale;
-	bool *stale_done;
 	struct view_prog views[VIEW_COUNT];
 };
 
-/* Decide each item's action against the pins of D (D->fd < 0: none). */
+/* Which program of its view an entry uses. */
+enum view_variant plan_variant(const struct policy_entry *e);
+/* Decide each item's action against the current pins of D. */
 int plan_compare(struct plan *pl, struct pin_dir *d);
 bool plan_has_changes(const struct plan *pl);
 void plan_print(const struct plan *pl, bool dry_run);
-/* Build the new pins in staging. 0 or -errno (reported). */
+/* Fill the new generation of D. 0 or -errno (reported). */
 int plan_stage(struct plan *pl, struct pin_dir *d);
-/* Rename into place and remove stale pins; on failure, undo. */
-int plan_commit(struct plan *pl, struct pin_dir *d);
 void plan_free(struct plan *pl);
 
 #endif

@@ -134,6 +134,7 @@ static const struct {
 } options[] = {
 	{ "nofail", POLICY_OPT_NOFAIL },
 	{ "expose-raw", POLICY_OPT_EXPOSE_RAW },
+	{ "expose-cache", POLICY_OPT_EXPOSE_CACHE },
 };
 
 const char *policy_options_parse(const char *s, unsigned int *out,
@@ -156,7 +157,7 @@ const char *policy_options_parse(const char *s, unsigned int *out,
 			memcpy(word, s, n);
 			word[n] = '\0';
 			*bad = word;
-			return n ? "unknown option (known: nofail, expose-raw)" :
+			return n ? "unknown option (known: nofail, expose-raw, expose-cache)" :
 				   "empty option";
 		}
 		if (flags & options[i].flag) {

@@ -172,6 +172,12 @@ static int validate_entry(struct policy_entry *e)
 		       e->view->name);
 		ret = -EINVAL;
 	}
+	if ((e->options & POLICY_OPT_EXPOSE_CACHE) &&
+	    !(e->view->flags & VIEW_SHOWS_CACHE)) {
+		err_at(&e->loc, "option 'expose-cache' is for the views that show page-cache state (inode, cache), not '%s'",
+		       e->view->name);
+		ret = -EINVAL;
+	}
 	return ret;
 }
 
@@ -189,8 +195,12 @@ int policy_validate(struct policy *p)
 		for (size_t j = 0; j < i; j++) {
 			const struct policy_entry *o = &p->entries[j];
 
-			if (o->view == e->view && !strcmp(o->path, e->path)) {
-				err_at(&e->loc, "'%s' repeats '%s' (%s:%u): the same view of the same path",
+			/* Options may make two views of one file differ
+			 * (expose-cache); mode and ACL could be one entry.
+			 */
+			if (o->view == e->view && o->options == e->options &&
+			    !strcmp(o->path, e->path)) {
+				err_at(&e->loc, "'%s' repeats '%s' (%s:%u): the same view of the same path with the same options",
 				       e->name, o->name, o->loc.file, o->loc.line);
 				ret = -EINVAL;
 			}

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/openat2.h>
+#include "mounts.h"
 #include "targets.h"
 
 int target_open(const char *path, struct target *t)
@@ -20,6 +22,8 @@ int target_open(const char *path, struct target *t)
 	};
 	struct statx stx;
 	int fd, ret;
+	char fdinfo[64];
+	FILE *f;
 
 	t->fd = -1;
 	fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
@@ -36,10 +40,26 @@ int target_open(const char *path, struct target *t)
 		return -ELOOP;
 	}
 	t->fd = fd;
-	t->dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-	t->ino = stx.stx_ino;
 	t->mode = stx.stx_mode;
-	t->mnt_id = (stx.stx_mask & STATX_MNT_ID) ? (int)stx.stx_mnt_id : -1;
+	t->ino = 0;
+	t->mnt_id = -1;
+	/* fdinfo has the mount id and i_ino of the open file (5.14+). */
+	snprintf(fdinfo, sizeof(fdinfo), "/proc/self/fdinfo/%d", fd);
+	f = fopen(fdinfo, "re");
+	if (f) {
+		char line[128];
+
+		while (fgets(line, sizeof(line), f)) {
+			sscanf(line, "mnt_id: %d", &t->mnt_id);
+			sscanf(line, "ino: %lu", &t->ino);
+		}
+		fclose(f);
+	}
+	if (t->mnt_id < 0 || !t->ino || mounts_devno_of(t->mnt_id, &t->dev)) {
+		close(fd);
+		t->fd = -1;
+		return -EIO;
+	}
 	return 0;
 }
 

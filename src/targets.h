@@ -7,6 +7,12 @@
 
 struct target {
 	int fd;		/* O_PATH, or -1 */
+	/*
+	 * The inode as the kernel knows it, which is what link info reports:
+	 * i_ino and the superblock's device. stat(2) may say otherwise (an
+	 * overlayfs reports the real file's), so they come from fdinfo and
+	 * mountinfo.
+	 */
 	dev_t dev;
 	ino_t ino;
 	mode_t mode;	/* file type and permissions */

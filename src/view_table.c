@@ -3,9 +3,9 @@
 #include "view_table.h"
 
 const struct view_desc view_table[VIEW_COUNT] = {
-	{ VIEW_INODE, "inode", VIEW_TARGET_INODE, 0,
+	{ VIEW_INODE, "inode", VIEW_TARGET_INODE, VIEW_SHOWS_CACHE,
 	  "superblock, inode, page-cache counts and every cached folio" },
-	{ VIEW_CACHE, "cache", VIEW_TARGET_INODE, 0,
+	{ VIEW_CACHE, "cache", VIEW_TARGET_INODE, VIEW_SHOWS_CACHE,
 	  "one line of page-cache counts" },
 	{ VIEW_INODE_RAW, "inode-raw", VIEW_TARGET_INODE, VIEW_SHOWS_KADDR,
 	  "BTF dump of the inode and its super_block" },

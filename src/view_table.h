@@ -21,6 +21,10 @@ enum view_id {
 
 /* What a view reveals beyond what stat(2) on the path would. */
 #define VIEW_SHOWS_KADDR	0x1	/* kernel addresses: root only by default */
+/* Page-cache state: shown only to readers who own or may write the file,
+ * unless the entry has expose-cache (the view's "all" program).
+ */
+#define VIEW_SHOWS_CACHE	0x2
 
 struct view_desc {
 	enum view_id id;

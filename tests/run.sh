@@ -49,6 +49,8 @@ step "bpffs ACL tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/acl-tests.sh "$build"
 step "fsiter-pin apply, list, remove in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/apply-tests.sh "$build"
+step "apply is atomic: faults, kill -9, concurrency, in the VM" tests/vm/run-vm.sh \
+	--kernel-dir "$kdir" --timeout 900 -- tests/vm/atomic-tests.sh "$build"
 
 if (( debug )); then
 	dkdir=$(kernel/build.sh --debug | tail -n1) || { echo "run.sh: debug kernel build failed" >&2; exit 1; }

@@ -98,11 +98,14 @@ static void test_good(void)
 		  "  inode  passwd  /etc/passwd 0440 root nogroup u:nobody:r,g:root:- -\n"
 		  "cache c1 \"/srv/with \\\"space\\\"\"\n"
 		  "mount\troot\t/\r\n"
-		  "inode-raw raw /etc/passwd 0444 - - - expose-raw,nofail",
+		  "inode-raw raw /etc/passwd 0444 - - - expose-raw,nofail\n"
+		  "cache open /etc/group 0444 - - - expose-cache",
 		  1);
 	CHECK(ret == 0, "good policy: ret %d", ret);
 	CHECK(msgs && !*msgs, "good policy: no messages");
-	CHECK(p.nr_entries == 4, "4 entries, got %zu", p.nr_entries);
+	CHECK(p.nr_entries == 5, "5 entries, got %zu", p.nr_entries);
+	e = policy_find(&p, "open");
+	CHECK(e && e->options == POLICY_OPT_EXPOSE_CACHE, "expose-cache");
 	CHECK(p.pin_dir && !strcmp(p.pin_dir, "/sys/fs/bpf/other"), "pin-dir");
 	CHECK(p.grant_traverse, "grant-traverse");
 	e = policy_find(&p, "passwd");
@@ -182,7 +185,17 @@ static void test_bad_validate(void)
 	bad("inode-raw x /etc/passwd 0440", "view 'inode-raw' shows kernel addresses and is for root only; add the option 'expose-raw'");
 	bad("inode-raw x /etc/passwd 0400 nobody", "view 'inode-raw' shows kernel addresses");
 	bad("inode-raw x /etc/passwd - - - g:nogroup:r", "view 'inode-raw' shows kernel addresses");
-	bad("inode a /etc/passwd\ninode b /etc/passwd\n", "t.conf:2: 'b' repeats 'a' (t.conf:1): the same view of the same path");
+	bad("mount x / - - - - expose-cache", "option 'expose-cache' is for the views that show page-cache state (inode, cache), not 'mount'");
+	bad("inode-raw x /etc/passwd - - - - expose-cache", "not 'inode-raw'");
+	bad("inode a /etc/passwd\ninode b /etc/passwd\n", "t.conf:2: 'b' repeats 'a' (t.conf:1): the same view of the same path with the same options");
+	{
+		struct policy p;
+
+		policy_init(&p);
+		CHECK(run(&p, "t.conf", "cache a /etc/passwd\ncache b /etc/passwd 0444 - - - expose-cache\n", 1) == 0,
+		      "the same view with other options is not a duplicate");
+		policy_free(&p);
+	}
 }
 
 static void test_all_errors(void)

@@ -69,7 +69,8 @@ check "x for fsreaders on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -q
 check "x for fsb on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'user:fsb:--x'"
 check_eq "/sys/fs/bpf stays closed to others" "$(getfacl -p /sys/fs/bpf 2>/dev/null | sed -n 's/^other:://p')" "---"
 check_eq "pin dir" "$(stat -c '%a %U' $pins)" "755 root"
-check_eq "no staging left" "$(ls -a $pins | grep -c staging)" 0
+check_eq "work dir is root's alone" "$(stat -c '%a %U' ${pins}_staging)" "700 root"
+check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
 
 echo "== owner, mode and ACL"
 check_eq "report-cache" "$(stat -c '%a %U %G' $pins/report-cache)" "440 root fsreaders"
@@ -116,6 +117,7 @@ inode-raw report-raw    /run/t/report.db
 mount     run-mnt       /run/t            0400  root  root   u:fsb:r,g:fsreaders:r
 cache     passwd        /etc/passwd       0444
 cache     devnull       /dev/null         0444
+cache     report-open   /run/t/report.db  0444  -     -      -    expose-cache
 POLICY
 out=$("$tool" apply --dry-run $t/policy2.conf 2>&1); rc=$?
 echo "$out"
@@ -123,22 +125,29 @@ check_eq "dry run succeeds" "$rc" 0
 check "would replace report-cache (mode)" has "^would replace report-cache: cache of /run/t/report.db (mode differs)$"
 check "would replace report-inode (ACL)" has "^would replace report-inode: inode of /run/t/report.db (ACL differs)$"
 check "would create passwd" has "^would create passwd: cache of /etc/passwd$"
+check "would create report-open" has "^would create report-open: cache of /run/t/report.db$"
 check "would remove fifo" has "^would remove fifo: not in the policy$"
-check "dry-run summary" has "^dry run, nothing changed: 2 created, 2 replaced, 1 removed, 2 unchanged$"
+check "dry-run summary" has "^dry run, nothing changed: 3 created, 2 replaced, 1 removed, 2 unchanged$"
 check_eq "state unchanged by --dry-run" "$(state)" "$before"
 
 echo "== apply the changed policy"
 out=$("$tool" apply $t/policy2.conf 2>&1); rc=$?
 echo "$out"
 check_eq "apply succeeds" "$rc" 0
-check "summary" has "^2 created, 2 replaced, 1 removed, 2 unchanged$"
+check "summary" has "^3 created, 2 replaced, 1 removed, 2 unchanged$"
 check "fifo is gone" test ! -e $pins/fifo
 check "fsb now reads report-cache (0444)" reads fsb $pins/report-cache
+check_eq "but fsb neither owns nor may write report.db: withheld" \
+	"$(as fsb cat $pins/report-cache)" "withheld page-cache state: the reader neither owns nor may write this file"
+check_eq "fsa owns it and sees the counts" "$(as fsa cat $pins/report-cache | word cached)" \
+	"$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
+check_eq "expose-cache shows fsb the counts" "$(as fsb cat $pins/report-open | word cached)" \
+	"$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
 check "fsb now reads report-inode (u:fsb:r)" reads fsb $pins/report-inode
 check "fsa no longer reads report-inode" refused fsa $pins/report-inode
 check "fsa reads passwd" reads fsa $pins/passwd
 check "fsb reads devnull" reads fsb $pins/devnull
-check_eq "no staging left" "$(ls -a $pins | grep -c staging)" 0
+check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
 
 echo "== bad input changes nothing"
 before=$(state)
@@ -164,7 +173,8 @@ check "and names the capability it lacks" has "missing capability cap_bpf"
 
 echo "== list"
 out=$("$tool" list); echo "$out"
-check_eq "one line per pin, plus the header" "$(wc -l <<<"$out")" 7
+check_eq "one line per pin, plus the header" "$(wc -l <<<"$out")" 8
+check "list marks the expose-cache program" has "^report-open \+cache:all "
 check "list shows view, owner and ACL" has "^report-inode \+inode .* root \+root \+0440 \+u:fsb:r"
 check "list shows the mount point" has "^run-mnt \+mount \+mnt [0-9]\+ /run "
 

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Points, in the order apply passes them:
+ *   gen      making the next pin directory
+ *   keep     each hard link of a kept pin
+ *   attach   each link created
+ *   pin      each pin
+ *   perms    each owner, mode and ACL
+ *   swap     the rename that switches pin directories
+ *   cleanup  removing the old pin directory
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "diag.h"
+#include "fault.h"
+
+int fault_at(const char *point)
+{
+	static unsigned int hits;
+	const char *spec = getenv("FSITER_FAULT");
+	size_t len = strlen(point);
+	unsigned long n = 1;
+	bool kill_self;
+	char *end;
+
+	if (!spec || strncmp(spec, point, len) ||
+	    (spec[len] && spec[len] != ':' && spec[len] != '!'))
+		return 0;
+	end = (char *)spec + len;
+	if (*end == ':')
+		n = strtoul(end + 1, &end, 10);
+	kill_self = *end == '!';
+	if (++hits != n)
+		return 0;
+	if (kill_self) {
+		info("fault injected: killed at %s:%lu", point, n);
+		kill(getpid(), SIGKILL);
+	}
+	err("fault injected at %s:%lu", point, n);
+	return -EIO;
+}
