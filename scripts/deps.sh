@@ -22,10 +22,11 @@ kernel_pkgs=(
 
 # VM harness: QEMU (TCG, virtio-9p), and what the guest runs from the host's
 # root filesystem: bash, util-linux (mount, setpriv, fincore, losetup,
-# dmesg), xfsprogs, acl, iproute2 (lo), bpftool, python3 (fadvise, madvise).
+# dmesg), xfsprogs, acl, iproute2 (lo), bpftool, python3 (fadvise, madvise),
+# jq (checks fsiter-pin's JSON).
 vm_pkgs=(
     qemu-system-x86 bash coreutils util-linux xfsprogs acl iproute2 bpftool
-    python3
+    python3 jq
 )
 
 # usage: the header comment of this file.

@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "diag.h"
 #include "kernel_support.h"
+#include "manifest.h"
 #include "mounts.h"
 #include "perms.h"
 #include "plan.h"
@@ -78,7 +79,8 @@ static int check_reach(const struct plan *pl, bool grant_traverse,
 	for (size_t i = 0; i < pl->nr_items; i++)
 		if (pl->items[i].action != PLAN_SKIP)
 			entries[n++] = pl->items[i].entry;
-	ret = perms_check_reach(entries, n, grant_traverse, pin_dir, dry_run);
+	ret = perms_check_reach(entries, n, grant_traverse, pin_dir, dry_run,
+				NULL, NULL);
 	free(entries);
 	return ret;
 }
@@ -180,6 +182,9 @@ static int apply(const char *policy_path, bool dry_run)
 		goto out;
 	if (dry_run || !plan_has_changes(&pl)) {
 		plan_print(&pl, dry_run);
+		/* /run may have been emptied: record what is there anyway */
+		if (!dry_run)
+			manifest_write(&d, &pl, policy_path);
 		goto out;
 	}
 	ret = gen_begin(&d);
@@ -191,8 +196,10 @@ static int apply(const char *policy_path, bool dry_run)
 		goto out;
 	}
 	ret = gen_commit(&d);
-	if (!ret)
+	if (!ret) {
+		manifest_write(&d, &pl, policy_path);
 		plan_print(&pl, false);
+	}
 out:
 	if (ret)
 		err("%s: nothing was changed", policy_path);

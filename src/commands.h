@@ -5,11 +5,12 @@
 
 /* Exit codes (fsiter-pin(8)). */
 #define EXIT_OK		0
-#define EXIT_FAIL	1	/* apply, list, remove: failed */
-#define EXIT_USAGE	2
+#define EXIT_FAIL	1	/* apply, list, remove: failed; audit: drift */
+#define EXIT_USAGE	2	/* also audit: could not audit */
 
 int cmd_apply(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
 int cmd_remove(int argc, char **argv);
 
 /* Print the usage line of a command and return EXIT_USAGE. */

@@ -69,47 +69,50 @@ int perms_set(int dirfd, const char *name, const char *path,
 	return ret;
 }
 
-int perms_match(int dirfd, const char *name, const char *path,
-		const struct policy_entry *e, const char **what)
+int perms_diff(int dirfd, const char *name, const char *path,
+	       const struct policy_entry *e)
 {
 	acl_t want = NULL, have = NULL;
 	struct stat st;
-	int ret;
+	int diff = 0, ret;
 
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
-	if (st.st_uid != e->uid || st.st_gid != e->gid) {
-		*what = "owner";
-		return 0;
-	}
+	if (st.st_uid != e->uid || st.st_gid != e->gid)
+		diff |= PERMS_OWNER;
 	/* With named grants the group bits show the ACL mask: compare ACLs. */
-	if (!e->nr_grants && (st.st_mode & 07777) != e->mode) {
-		*what = "mode";
-		return 0;
-	}
+	if (!e->nr_grants && (st.st_mode & 07777) != e->mode)
+		diff |= PERMS_MODE;
 	have = acl_get_file(path, ACL_TYPE_ACCESS);
 	if (!have) {
 		/* A bpffs without ACLs: the mode is all there is. */
 		if (errno == EOPNOTSUPP && !e->nr_grants)
-			return 1;
+			return diff;
 		return -errno;
 	}
 	ret = perms_build_acl(e, &want);
-	if (ret)
-		goto out;
-	ret = acl_cmp(want, have);
-	if (ret < 0) {
-		ret = -errno;
-		goto out;
+	if (!ret) {
+		ret = acl_cmp(want, have);
+		if (ret < 0)
+			ret = -errno;
+		/* Without grants, a differing mode shows in the ACL too:
+		 * the ACL differs only if it has entries of its own.
+		 */
+		else if (ret && (e->nr_grants || acl_equiv_mode(have, NULL) == 1))
+			diff |= PERMS_ACL;
 	}
-	if (ret) {
-		*what = "ACL";
-		ret = 0;
-	} else {
-		ret = 1;
-	}
-out:
 	acl_free(want);
 	acl_free(have);
-	return ret;
+	return ret < 0 ? ret : diff;
+}
+
+int perms_match(int dirfd, const char *name, const char *path,
+		const struct policy_entry *e, const char **what)
+{
+	int diff = perms_diff(dirfd, name, path, e);
+
+	if (diff <= 0)
+		return diff < 0 ? diff : 1;
+	*what = diff & PERMS_OWNER ? "owner" : diff & PERMS_MODE ? "mode" : "ACL";
+	return 0;
 }

@@ -419,6 +419,11 @@ int gen_commit(struct pin_dir *d)
 	}
 	close(d->new_fd);
 	d->new_fd = -1;
+	/* PIN_DIR is the new directory now: the old fd names the old one. */
+	if (d->cur_fd >= 0)
+		close(d->cur_fd);
+	d->cur_fd = openat(d->parent_fd, d->base,
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	/* Committed; the rest only cleans up, and the next run finishes it
 	 * if this one cannot.
 	 */

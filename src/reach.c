@@ -242,8 +242,29 @@ static int grant_search(acl_t *acl, const struct reader *r)
 }
 
 /* Check one directory for every reader; fix or report. */
-static int check_dir(bool grant_traverse, const struct readers *rs,
-		     const char *dir, bool dry_run, bool *blocked)
+/* Report one reader stopped at one directory: apply's error and hint. */
+static void print_block(const struct reach_block *b, void *arg)
+{
+	err_at(&b->entry->loc, "'%s' grants %s read access, but %s (mode %04o) does not let %s through",
+	       b->entry->name, b->who, b->dir, b->mode, b->other ? "them" : "it");
+	if (b->on_bpffs)
+		hint("let it through with '%s', or put 'set grant-traverse yes' in the policy",
+		     b->fix);
+	else
+		hint("%s is not on bpffs and fsiter-pin does not change it; '%s' would let it through",
+		     b->dir, b->fix);
+}
+
+struct reach_ctx {
+	bool grant_traverse;
+	bool dry_run;
+	reach_report_fn report;
+	void *arg;
+	bool blocked;
+};
+
+static int check_dir(struct reach_ctx *c, const struct readers *rs,
+		     const char *dir)
 {
 	bool on_bpffs, changed = false;
 	struct statfs sf;
@@ -262,33 +283,27 @@ static int check_dir(bool grant_traverse, const struct readers *rs,
 		return -errno;
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct reader *r = &rs->r[i];
+		struct reach_block b;
 
 		if (may_search(acl, &st, r))
 			continue;
 		reader_name(r, who, sizeof(who));
-		if (grant_traverse && on_bpffs) {
+		reader_fix(r, dir, fix, sizeof(fix));
+		if (c->grant_traverse && on_bpffs) {
 			ret = grant_search(&acl, r);
 			if (ret)
 				break;
-			reader_fix(r, dir, fix, sizeof(fix));
 			info("%s search permission on %s for %s (grant-traverse): %s",
-			     dry_run ? "would give" : "giving", dir, who, fix);
+			     c->dry_run ? "would give" : "giving", dir, who, fix);
 			changed = true;
 			continue;
 		}
-		err_at(&r->first->loc, "'%s' grants %s read access, but %s (mode %04o) does not let %s through",
-		       r->first->name, who, dir, st.st_mode & 07777,
-		       r->kind == READER_OTHER ? "them" : "it");
-		reader_fix(r, dir, fix, sizeof(fix));
-		if (on_bpffs)
-			hint("let it through with '%s', or put 'set grant-traverse yes' in the policy",
-			     fix);
-		else
-			hint("%s is not on bpffs and fsiter-pin does not change it; '%s' would let it through",
-			     dir, fix);
-		*blocked = true;
+		b = (struct reach_block){ r->first, who, dir, st.st_mode & 07777,
+					  fix, on_bpffs, r->kind == READER_OTHER };
+		c->report(&b, c->arg);
+		c->blocked = true;
 	}
-	if (!ret && changed && !dry_run && acl_set_file(dir, ACL_TYPE_ACCESS, acl)) {
+	if (!ret && changed && !c->dry_run && acl_set_file(dir, ACL_TYPE_ACCESS, acl)) {
 		ret = -errno;
 		err("%s: cannot set its ACL: %s", dir, strerror(-ret));
 	}
@@ -296,35 +311,136 @@ static int check_dir(bool grant_traverse, const struct readers *rs,
 	return ret;
 }
 
-int perms_check_reach(const struct policy_entry *const *entries, size_t n,
-		      bool grant_traverse, const char *pin_dir, bool dry_run)
+/* Check every directory from / down to PIN_DIR; missing ones, apply
+ * creates with mode 0755.
+ */
+static int check_dirs(struct reach_ctx *c, const struct readers *rs,
+		      const char *pin_dir)
 {
-	struct readers rs = { 0 };
-	char dir[PATH_MAX];
-	bool blocked = false;
 	size_t len = strlen(pin_dir);
+	char dir[PATH_MAX];
 	int ret;
 
-	ret = collect(entries, n, &rs);
-	if (ret || !rs.n)
-		goto out;
-	/* Every directory from / down to the pin directory; apply creates
-	 * the missing ones with mode 0755.
-	 */
-	ret = check_dir(grant_traverse, &rs, "/", dry_run, &blocked);
+	ret = check_dir(c, rs, "/");
 	for (size_t end = 1; !ret && end <= len; end++) {
 		if (end < len && pin_dir[end] != '/')
 			continue;
 		snprintf(dir, sizeof(dir), "%.*s", (int)end, pin_dir);
-		ret = check_dir(grant_traverse, &rs, dir, dry_run, &blocked);
+		ret = check_dir(c, rs, dir);
 	}
-	if (ret == 1)
-		ret = 0;
-	if (ret)
-		goto out;
-	if (blocked)
+	return ret == 1 ? 0 : ret;
+}
+
+int perms_check_reach(const struct policy_entry *const *entries, size_t n,
+		      bool grant_traverse, const char *pin_dir, bool dry_run,
+		      reach_report_fn report, void *arg)
+{
+	struct reach_ctx c = { grant_traverse, dry_run, report ?: print_block,
+			       arg, false };
+	struct readers rs = { 0 };
+	int ret;
+
+	ret = collect(entries, n, &rs);
+	if (!ret && rs.n)
+		ret = check_dirs(&c, &rs, pin_dir);
+	if (!ret && c.blocked)
 		ret = -EACCES;
-out:
 	free(rs.r);
 	return ret;
+}
+
+/* Collects whether anyone was stopped, for perms_pin_readers(). */
+static void note_block(const struct reach_block *b, void *arg)
+{
+	*(bool *)arg = true;
+}
+
+/* Add R's short name to OUT ("u:fsa", "g:fsreaders", "o"), marked "!"
+ * if it cannot reach PIN_DIR.
+ */
+static void add_reader_text(const struct reader *r, const char *pin_dir,
+			    char *out, size_t size)
+{
+	struct readers one = { (struct reader *)r, 1 };
+	bool stopped = false;
+	struct reach_ctx c = { false, true, note_block, &stopped, false };
+	char who[300];
+	struct passwd *pw;
+	struct group *gr;
+
+	if (r->kind == READER_USER && (pw = getpwuid(r->id)))
+		snprintf(who, sizeof(who), "u:%s", pw->pw_name);
+	else if (r->kind == READER_GROUP && (gr = getgrgid(r->id)))
+		snprintf(who, sizeof(who), "g:%s", gr->gr_name);
+	else if (r->kind == READER_OTHER)
+		snprintf(who, sizeof(who), "o");
+	else
+		snprintf(who, sizeof(who), "%c:%u", r->kind == READER_USER ? 'u' : 'g', r->id);
+	if (r->kind != READER_USER || r->id != 0)
+		check_dirs(&c, &one, pin_dir);
+	snprintf(out + strlen(out), size - strlen(out), "%s%s%s",
+		 *out ? "," : "", stopped ? "!" : "", who);
+}
+
+int perms_pin_readers(const char *pin_path, const char *pin_dir, char *out,
+		      size_t size)
+{
+	bool mask_r = true, have_mask = false;
+	static const struct policy_entry none;
+	struct stat st;
+	acl_entry_t ent;
+	acl_tag_t tag;
+	acl_t acl;
+	int id;
+
+	*out = '\0';
+	if (stat(pin_path, &st))
+		return -errno;
+	acl = acl_get_file(pin_path, ACL_TYPE_ACCESS);
+	if (!acl && errno == EOPNOTSUPP)
+		acl = acl_from_mode(st.st_mode);
+	if (!acl)
+		return -errno;
+	for (id = ACL_FIRST_ENTRY; acl_get_entry(acl, id, &ent) == 1; id = ACL_NEXT_ENTRY)
+		if (!acl_get_tag_type(ent, &tag) && tag == ACL_MASK) {
+			have_mask = true;
+			mask_r = has_perm(ent, ACL_READ);
+		}
+	for (id = ACL_FIRST_ENTRY; acl_get_entry(acl, id, &ent) == 1; id = ACL_NEXT_ENTRY) {
+		struct reader r = { READER_OTHER, 0, &none };
+		unsigned int *q;
+
+		if (acl_get_tag_type(ent, &tag) || !has_perm(ent, ACL_READ))
+			continue;
+		switch (tag) {
+		case ACL_USER_OBJ:
+			r = (struct reader){ READER_USER, st.st_uid, &none };
+			break;
+		case ACL_GROUP_OBJ:
+			if (have_mask && !mask_r)
+				continue;
+			r = (struct reader){ READER_GROUP, st.st_gid, &none };
+			break;
+		case ACL_USER:
+		case ACL_GROUP:
+			if (!mask_r)
+				continue;
+			q = acl_get_qualifier(ent);
+			if (!q)
+				continue;
+			r = (struct reader){ tag == ACL_USER ? READER_USER : READER_GROUP,
+					     *q, &none };
+			acl_free(q);
+			break;
+		case ACL_OTHER:
+			break;
+		default:
+			continue;
+		}
+		add_reader_text(&r, pin_dir, out, size);
+	}
+	acl_free(acl);
+	if (!*out)
+		snprintf(out, size, "-");
+	return 0;
 }

@@ -51,6 +51,8 @@ step "fsiter-pin apply, list, remove in the VM" tests/vm/run-vm.sh --kernel-dir 
 	--timeout 900 -- tests/vm/apply-tests.sh "$build"
 step "apply is atomic: faults, kill -9, concurrency, in the VM" tests/vm/run-vm.sh \
 	--kernel-dir "$kdir" --timeout 900 -- tests/vm/atomic-tests.sh "$build"
+step "fsiter-pin audit and list in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
+	--timeout 900 -- tests/vm/audit-tests.sh "$build"
 
 if (( debug )); then
 	dkdir=$(kernel/build.sh --debug | tail -n1) || { echo "run.sh: debug kernel build failed" >&2; exit 1; }

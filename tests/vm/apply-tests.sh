@@ -175,7 +175,7 @@ echo "== list"
 out=$("$tool" list); echo "$out"
 check_eq "one line per pin, plus the header" "$(wc -l <<<"$out")" 8
 check "list marks the expose-cache program" has "^report-open \+cache:all "
-check "list shows view, owner and ACL" has "^report-inode \+inode .* root \+root \+0440 \+u:fsb:r"
+check "list shows view, path, owner, mode and readers" has "^report-inode \+inode .* /run/t/report.db \+root:root \+0440 \+u:root,u:fsb "
 check "list shows the mount point" has "^run-mnt \+mount \+mnt [0-9]\+ /run "
 
 echo "== remove"

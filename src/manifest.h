@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What apply pinned, for list and audit: the kernel keeps no record of
+ * which path a pin was made for, or from which policy line. The manifest
+ * is a JSON file (json-c) under /run, written after each successful
+ * apply; an entry counts only while its link id matches the pin's, so a
+ * pin replaced by other means is never described by an old entry.
+ */
+#ifndef FSITER_MANIFEST_H
+#define FSITER_MANIFEST_H
+
+#include <linux/types.h>
+#include "pins.h"
+#include "plan.h"
+
+#define MANIFEST_DIR	"/run/fsiter-pin"
+
+struct manifest_entry {
+	char path[PATH_MAX];
+	char source[PATH_MAX + 16];	/* policy file:line */
+};
+
+/* Record the pins of PL in D's manifest. 0 or -errno (reported). */
+int manifest_write(struct pin_dir *d, const struct plan *pl,
+		   const char *policy);
+/* What the manifest says of the pin NAME with link LINK_ID: 0 or -ENOENT. */
+int manifest_lookup(const char *pin_dir, const char *name, __u32 link_id,
+		    struct manifest_entry *out);
+
+#endif

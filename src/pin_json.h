@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A pin as list and audit describe it, once, as JSON (json-c); list's
+ * table is printed from the same object. The schema is in
+ * docs/output.md ("fsiter-pin list --json").
+ */
+#ifndef FSITER_PIN_JSON_H
+#define FSITER_PIN_JSON_H
+
+#include <json-c/json.h>
+#include "pins.h"
+
+/* The pin NAME of D, or NULL with -errno in *error (reported). */
+json_object *pin_json(struct pin_dir *d, const char *name, int *error);
+/* Every pin of D, in name order: an array (empty if there is none). */
+json_object *pin_json_all(struct pin_dir *d);
+
+#endif
