@@ -23,10 +23,10 @@ kernel_pkgs=(
 # VM harness: QEMU (TCG, virtio-9p), and what the guest runs from the host's
 # root filesystem: bash, util-linux (mount, setpriv, fincore, losetup,
 # dmesg), xfsprogs, acl, iproute2 (lo), bpftool, python3 (fadvise, madvise),
-# jq (checks fsiter-pin's JSON).
+# jq (checks fsiter-pin's JSON), udev (udevadm test on our rule).
 vm_pkgs=(
     qemu-system-x86 bash coreutils util-linux xfsprogs acl iproute2 bpftool
-    python3 jq
+    python3 jq udev
 )
 
 # usage: the header comment of this file.

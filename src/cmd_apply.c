@@ -124,7 +124,7 @@ static int check_kernel(const struct policy *p, const char *pin_dir)
 	return ret;
 }
 
-static int apply(const char *policy_path, bool dry_run)
+int apply_policy(const char *policy_path, bool dry_run)
 {
 	struct policy p;
 	struct plan pl = { 0 };
@@ -234,5 +234,5 @@ int cmd_apply(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error("apply", "expected one POLICY file");
-	return apply(argv[optind], dry_run) ? EXIT_FAIL : EXIT_OK;
+	return apply_policy(argv[optind], dry_run) ? EXIT_FAIL : EXIT_OK;
 }

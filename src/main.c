@@ -21,6 +21,7 @@ static const struct command {
 	const char *usage;
 } commands[] = {
 	{ "apply", cmd_apply, "apply [--dry-run] POLICY" },
+	{ "watch", cmd_watch, "watch [--timeout SEC] POLICY" },
 	{ "list", cmd_list, "list [--json] [--pin-dir DIR]" },
 	{ "audit", cmd_audit, "audit [--json] [POLICY]" },
 	{ "remove", cmd_remove, "remove [--pin-dir DIR] NAME... | --all" },

@@ -53,6 +53,8 @@ step "apply is atomic: faults, kill -9, concurrency, in the VM" tests/vm/run-vm.
 	--kernel-dir "$kdir" --timeout 900 -- tests/vm/atomic-tests.sh "$build"
 step "fsiter-pin audit and list in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/audit-tests.sh "$build"
+step "boot and hotplug integration in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
+	--timeout 900 -- tests/vm/integration-tests.sh "$build"
 
 if (( debug )); then
 	dkdir=$(kernel/build.sh --debug | tail -n1) || { echo "run.sh: debug kernel build failed" >&2; exit 1; }

@@ -1,0 +1,27 @@
+#!/bin/sh
+# install-check.sh BUILD DESTDIR: cmake --install into DESTDIR, then check
+# that each installed file is there, and that the units and the rule parse.
+set -eu
+build=$1 dest=$2
+rm -rf "$dest"
+DESTDIR=$dest cmake --install "$build" --prefix /usr >/dev/null
+fail=0
+for f in usr/sbin/fsiter-pin usr/share/man/man8/fsiter-pin.8 \
+	usr/share/man/man5/fsiter-policy.conf.5 etc/fsiter/example.conf \
+	lib/systemd/system/fsiter-pin.service \
+	lib/systemd/system/fsiter-pin-refresh.service \
+	lib/udev/rules.d/70-fsiter-pin.rules \
+	usr/share/bash-completion/completions/fsiter-pin; do
+	if [ -e "$dest/$f" ]; then echo "installed: /$f"; else echo "MISSING: /$f"; fail=1; fi
+done
+[ -d "$dest/etc/fsiter/policy.d" ] || { echo "MISSING: /etc/fsiter/policy.d"; fail=1; }
+"$dest/usr/sbin/fsiter-pin" --version | grep -q '^fsiter-pin [0-9]' || fail=1
+# The units' commands are the installed binary.
+grep -q '^ExecStart=/usr/sbin/fsiter-pin apply /etc/fsiter/policy.conf$' \
+	"$dest/lib/systemd/system/fsiter-pin.service" || { echo "bad ExecStart"; fail=1; }
+if command -v systemd-analyze >/dev/null; then
+	systemd-analyze verify --man=no "$dest/lib/systemd/system/fsiter-pin.service" 2>&1 |
+		grep -v 'Command /usr/sbin/fsiter-pin is not executable\|not found' || true
+fi
+bash -n "$dest/usr/share/bash-completion/completions/fsiter-pin" || fail=1
+exit $fail
