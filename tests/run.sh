@@ -7,8 +7,8 @@
 #   tests/run.sh [--debug]
 #
 # --debug also builds the debug kernel (kernel/config/debug.config: KASAN,
-# kmemleak) and runs the kernel suite on it; under TCG that takes about
-# three times as long, so CI does not.
+# kmemleak) and runs the kernel suite and a minute of concurrent readers
+# on it; under TCG that takes about three times as long, so CI does not.
 #
 # Exits non-zero if anything failed; the last line is "N passed, N failed"
 # over the suites.
@@ -55,11 +55,17 @@ step "fsiter-pin audit and list in the VM" tests/vm/run-vm.sh --kernel-dir "$kdi
 	--timeout 900 -- tests/vm/audit-tests.sh "$build"
 step "boot and hotplug integration in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/integration-tests.sh "$build"
+step "hostile paths in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
+	--timeout 900 -- tests/vm/hostile-tests.sh "$build"
+step "concurrent readers under churn, 30 s, in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
+	--timeout 900 -- tests/vm/stress-tests.sh "$build" 30
 
 if (( debug )); then
 	dkdir=$(kernel/build.sh --debug | tail -n1) || { echo "run.sh: debug kernel build failed" >&2; exit 1; }
 	step "kernel tests on the KASAN/kmemleak kernel" tests/vm/run-vm.sh --kernel-dir "$dkdir" \
 		--timeout 5400 --mem 6144 --disk 4G -- tests/vm/kernel-tests.sh "$build"
+	step "a minute of concurrent readers on the KASAN/kmemleak kernel" tests/vm/run-vm.sh \
+		--kernel-dir "$dkdir" --timeout 2400 --mem 6144 -- tests/vm/stress-tests.sh "$build" 60
 fi
 
 echo "$passed passed, $failed failed"
