@@ -83,21 +83,34 @@ static int set_dir_mode(int fd, const char *path, mode_t mode)
 	return ret;
 }
 
+/* opendir() of NAME in DIRFD, not following a symlink; NULL with errno. */
+static DIR *opendir_at(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *dir;
+	int e;
+
+	if (fd < 0)
+		return NULL;
+	dir = fdopendir(fd);
+	if (!dir) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return dir;
+}
+
 /* Unpin everything in directory NAME of PARENT_FD, then remove it. */
 static int remove_tree(int parent_fd, const char *name)
 {
 	struct dirent *de;
 	DIR *dir;
-	int fd, ret = 0;
+	int ret = 0;
 
-	fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	dir = opendir_at(parent_fd, name);
+	if (!dir)
 		return errno == ENOENT ? 0 : -errno;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -errno;
-	}
 	while ((de = readdir(dir))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -115,16 +128,11 @@ static int empty_work_dir(struct pin_dir *d)
 {
 	struct dirent *de;
 	DIR *dir;
-	int fd, ret = 0;
+	int ret = 0;
 
-	fd = openat(d->work_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	dir = opendir_at(d->work_fd, ".");
+	if (!dir)
 		return -errno;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -errno;
-	}
 	while ((de = readdir(dir)) && !ret) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
@@ -247,20 +255,15 @@ int pindir_names(struct pin_dir *d, char ***out, size_t *nout)
 	char **names = NULL;
 	size_t n = 0;
 	DIR *dir;
-	int fd, ret = 0;
+	int ret = 0;
 
 	*out = NULL;
 	*nout = 0;
 	if (d->cur_fd < 0)
 		return 0;
-	fd = openat(d->cur_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
+	dir = opendir_at(d->cur_fd, ".");
+	if (!dir)
 		return -errno;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return -errno;
-	}
 	while ((errno = 0, de = readdir(dir))) {
 		char **nn;
 
