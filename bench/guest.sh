@@ -1,0 +1,168 @@
+#!/bin/bash
+# Guest side of bench/run.sh: measure, in one run, the views against their
+# baselines, and apply against the bare system calls. Prints a table, and
+# "CSV,..." lines that run.sh plots. Runs as root in the test VM, with a
+# scratch disk of at least 3 GiB on /dev/vda.
+# Usage: guest.sh BUILD_DIR
+#
+# FSITER_BENCH_SPARSE: size of the sparse file fincore is timed on (default
+# 64G). Under QEMU TCG mincore() costs about 10 us a page, so fincore on
+# the full 1T takes about 45 minutes; the views are also timed on a 1T file.
+set -uo pipefail
+sparse_size=${FSITER_BENCH_SPARSE:-64G}
+build=$(cd "${1:?usage: guest.sh BUILD_DIR}" && pwd)
+br=$build/bench/bench_read
+tool=$build/src/fsiter-pin
+ktool=$build/tests/kernel/fsiter-ktool
+rfc=$build/tests/kernel/bpf_iter_fs.bpf.o
+pins=/sys/fs/bpf/fsiter
+rfcpins=/sys/fs/bpf/bench
+d=/run/b/xfs
+mkdir -p $d $rfcpins
+mkfs.xfs -q -f /dev/vda && mount /dev/vda $d
+
+ns() { awk '{ print $2 }'; }           # "ns N ..." -> N
+val() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
+csv() { echo "CSV,$*"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3g", a / b; else print "-" }'; }
+ms() { awk -v n="$1" 'BEGIN { printf "%.3f", n / 1e6 }'; }
+slab_kb() { awk '$1 == "Slab:" { print $2 }' /proc/meminfo; }
+
+echo "== files: fully cached 1 MiB, 64 MiB, 1 GiB; sparse files of $sparse_size and 1 TiB with 64 MiB cached"
+for s in 1 64 1024; do
+	dd if=/dev/urandom of=$d/f$s bs=1M count=$s status=none
+done
+# 64 x 1 MiB, spread over the whole file
+sparse_mib=$(( $(numfmt --from=iec "$sparse_size") >> 20 ))
+for f in sparse:$sparse_mib tera:$((1 << 20)); do
+	truncate -s $(( ${f#*:} << 20 )) $d/${f%:*}
+	for i in $(seq 0 63); do
+		dd if=/dev/urandom of=$d/${f%:*} bs=1M count=1 conv=notrunc status=none \
+			seek=$(( i * (${f#*:} / 64) + RANDOM % (${f#*:} / 64 - 1) ))
+	done
+done
+sync && echo 3 >/proc/sys/vm/drop_caches
+for s in 1 64 1024; do cat $d/f$s >/dev/null; done	# readahead: large folios
+for i in $(seq 0 63); do :; done
+cat >/run/b/policy.conf <<P
+cache c1 $d/f1 0400
+inode i1 $d/f1 0400
+cache c64 $d/f64 0400
+inode i64 $d/f64 0400
+cache c1024 $d/f1024 0400
+inode i1024 $d/f1024 0400
+cache csparse $d/sparse 0400
+inode isparse $d/sparse 0400
+cache ctera $d/tera 0400
+inode itera $d/tera 0400
+mount mxfs $d 0400
+P
+"$tool" apply /run/b/policy.conf >/dev/null || { echo "apply failed"; exit 1; }
+# The sparse file: re-read its written ranges so that 64 MiB are cached.
+for f in sparse tera; do python3 - "$d/$f" <<'PY'
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+pos = 0
+while True:
+    try:
+        pos = os.lseek(fd, pos, os.SEEK_DATA)
+    except OSError:
+        break
+    end = os.lseek(fd, pos, os.SEEK_HOLE)
+    while pos < end:
+        pos += len(os.pread(fd, 1 << 20, pos)) or end
+os.close(fd)
+PY
+done
+for s in 1 64 1024; do
+	"$ktool" pin "$rfc" dump_inode $d/f$s $rfcpins/r$s 2>/dev/null
+done
+
+echo
+printf '%-14s %10s %10s %10s %8s | %10s %10s %8s %10s | %10s %s\n' file cached \
+	"cache ms" "fincore ms" ratio "inode ms" folios "ns/folio" "vs cache" "rfc ms" ""
+for s in 1 64 1024 sparse tera; do
+	case $s in 1) reps=21 ;; 64) reps=11 ;; 1024) reps=5 ;; *) reps=3 ;; esac
+	f=$d/$([[ $s == sparse || $s == tera ]] && echo $s || echo f$s)
+	c=$("$br" pin $pins/c$s $reps)
+	i=$("$br" pin $pins/i$s $reps)
+	if [[ $s == tera ]]; then
+		m="ns 0 resident -"	# see FSITER_BENCH_SPARSE
+	else
+		m=$("$br" mincore $f $([[ $s == sparse ]] && echo 1 || echo $reps))
+	fi
+	cached=$(cat $pins/c$s | val cached)
+	folios=$(val folios <<<"$i")
+	if [[ -e $rfcpins/r$s ]] && r=$("$br" pin $rfcpins/r$s $reps 2>&1); then
+		rt=$(ms "$(ns <<<"$r")")
+	else
+		rt="-"; [[ -e $rfcpins/r$s ]] && rt="fails"
+	fi
+	per=$(awk -v t="$(ns <<<"$i")" -v n="$folios" 'BEGIN { if (n) printf "%.0f", t / n; else print "-" }')
+	printf '%-14s %10s %10s %10s %8s | %10s %10s %8s %10s | %10s\n' \
+		"$(case $s in sparse) echo "$sparse_size sparse" ;; tera) echo "1T sparse" ;; *) echo "$s MiB" ;; esac)" "$cached" \
+		"$(ms "$(ns <<<"$c")")" "$(ms "$(ns <<<"$m")")" "$(ratio "$(ns <<<"$m")" "$(ns <<<"$c")")x" \
+		"$(ms "$(ns <<<"$i")")" "$folios" "$per" "$(ratio "$(ns <<<"$i")" "$(ns <<<"$c")")x" "$rt"
+	[[ $s == tera || $(val resident <<<"$m") == "$cached" ]] ||
+		echo "  note: fincore counted $(val resident <<<"$m") pages"
+	csv "read,$s,$(ns <<<"$c"),$(ns <<<"$m"),$(ns <<<"$i"),$folios,$cached"
+done
+echo "(ratio: fincore time / cache view time; vs cache: inode view time / cache view time;"
+echo " rfc: the RFC's dump_inode, which lists folios with one find_present per folio in one run)"
+
+echo
+mnt=$(cat $pins/mxfs | awk '$1 == "mnt.id" { print $2 }')
+mv=$("$br" pin $pins/mxfs 51)
+mi=$("$br" mountinfo "$mnt" 51)
+printf 'mount view: %s ms; its line of /proc/self/mountinfo: %s ms (%s lines); ratio %sx\n' \
+	"$(ms "$(ns <<<"$mv")")" "$(ms "$(ns <<<"$mi")")" "$(val lines <<<"$mi")" \
+	"$(ratio "$(ns <<<"$mv")" "$(ns <<<"$mi")")"
+csv "mount,$(ns <<<"$mv"),$(ns <<<"$mi")"
+
+echo
+echo "== memory while reading: kernel slab before and after 20 reads of the 1 GiB inode view"
+s0=$(slab_kb)
+for k in $(seq 1 20); do cat $pins/i1024 >/dev/null; done
+s1=$(slab_kb)
+echo "Slab: $s0 kB -> $s1 kB ($((s1 - s0)) kB)"
+csv "slab,$s0,$s1"
+
+echo
+echo "== apply N entries against the bare system calls (link create, pin, chown, chmod, setfacl)"
+"$tool" remove --all >/dev/null
+printf '%6s %12s %12s %12s %8s %10s %8s\n' N "apply ms" "per entry" "bare/entry" ratio "maxrss kB" programs
+mkdir -p /run/b/many
+for n in 1 100 1000; do
+	files=()
+	for i in $(seq 1 $n); do
+		[[ -e /run/b/many/f$i ]] || echo $i >/run/b/many/f$i
+		files+=(/run/b/many/f$i)
+	done
+	{
+		echo "set grant-traverse yes"
+		for i in $(seq 1 $n); do echo "cache e$i /run/b/many/f$i 0440 root fsreaders u:fsb:r"; done
+	} >/run/b/many.conf
+	"$tool" remove --all >/dev/null 2>&1
+	out=$(python3 - "$tool" /run/b/many.conf <<'PY'
+import resource, subprocess, sys, time
+t0 = time.monotonic_ns()
+r = subprocess.run([sys.argv[1], "apply", sys.argv[2]], stdout=subprocess.DEVNULL)
+t = time.monotonic_ns() - t0
+print(t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)
+PY
+)
+	read -r at rss rc <<<"$out"
+	[[ $rc == 0 ]] || echo "apply of $n entries failed"
+	progs=$("$tool" list --json | jq '[.[].prog_id] | unique | length')
+	rm -rf $rfcpins/bare && mkdir $rfcpins/bare
+	bare=$("$build/bench/bare_pin" "$build/bpf/cache.bpf.o" $rfcpins/bare "${files[@]}" | ns)
+	printf '%6s %12s %12s %12s %8s %10s %8s\n' $n "$(ms $at)" "$(ms $((at / n)))" \
+		"$(ms $((bare / n)))" "$(ratio $((at / n)) $((bare / n)))x" "$rss" "$progs"
+	csv "apply,$n,$at,$bare,$rss,$progs,$rc"
+done
+echo "(apply includes starting the process and loading the views; programs: distinct"
+echo " programs behind the pins, 1 if the view is loaded once)"
+s2=$(slab_kb)
+"$tool" remove --all >/dev/null; rm -rf $rfcpins/bare
+echo "Slab with 1000 pins: $s2 kB; after removing them: $(slab_kb) kB"
+umount $d 2>/dev/null || true
