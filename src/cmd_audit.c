@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "fsiter_uapi.h"
 #include "kernel_support.h"
+#include "mounts.h"
 #include "perms.h"
 #include "pin_json.h"
 #include "plan.h"
@@ -246,6 +247,7 @@ out:
 	plan_free(&pl);
 	pindir_close(&d);
 	policy_free(&p);
+	mounts_forget();
 	if (ret)
 		return EXIT_USAGE;	/* 2: could not audit */
 	return a.count ? EXIT_FAIL : EXIT_OK;

@@ -118,22 +118,36 @@ static struct libmnt_fs *find_id(struct libmnt_table *tb, int id)
 	return fs;
 }
 
+/*
+ * apply asks for every entry's mount: parse mountinfo once and keep it.
+ * A mount id it does not know (a mount made since) reloads it; ids are
+ * not reused while the mount is there, so a known one is still right.
+ */
+static struct libmnt_table *devno_cache;
+
+void mounts_forget(void)
+{
+	mnt_unref_table(devno_cache);
+	devno_cache = NULL;
+}
+
 int mounts_devno_of(int id, dev_t *dev)
 {
-	struct libmnt_table *tb;
-	struct libmnt_fs *fs;
-	int ret = -ENOENT;
+	struct libmnt_fs *fs = NULL;
 
-	tb = mnt_new_table_from_file("/proc/self/mountinfo");
-	if (!tb)
-		return -errno ?: -EINVAL;
-	fs = find_id(tb, id);
-	if (fs) {
-		*dev = mnt_fs_get_devno(fs);
-		ret = 0;
+	for (int pass = 0; pass < 2 && !fs; pass++) {
+		if (!devno_cache || pass) {
+			mounts_forget();
+			devno_cache = mnt_new_table_from_file("/proc/self/mountinfo");
+			if (!devno_cache)
+				return -errno ?: -EINVAL;
+		}
+		fs = find_id(devno_cache, id);
 	}
-	mnt_unref_table(tb);
-	return ret;
+	if (!fs)
+		return -ENOENT;
+	*dev = mnt_fs_get_devno(fs);
+	return 0;
 }
 
 char *mounts_target_of(int id)

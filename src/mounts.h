@@ -15,8 +15,12 @@
  * bpffs is not mounted (so nothing is pinned), or -errno, reported.
  */
 int mounts_ensure_bpffs(const char *dir, bool dry_run);
-/* The device of mount ID's superblock, as mountinfo shows it. 0 or -errno. */
+/*
+ * The device of mount ID's superblock, as mountinfo shows it. 0 or -errno.
+ * The table is read once and kept until mounts_forget().
+ */
 int mounts_devno_of(int id, dev_t *dev);
+void mounts_forget(void);
 /* The mount point of mount ID in this namespace, malloc'ed, or NULL. */
 char *mounts_target_of(int id);
 
