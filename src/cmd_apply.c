@@ -175,7 +175,8 @@ int apply_policy(const char *policy_path, bool dry_run)
 	if (ret)
 		goto out;
 
-	ret = no_bpffs ? 0 : pindir_open(&d, pin_dir, !dry_run);
+	ret = no_bpffs ? 0 : pindir_open(&d, pin_dir,
+					 dry_run ? PINDIR_LOOK : PINDIR_CREATE);
 	if (ret && !(dry_run && ret == -ENOENT))
 		goto out;
 	ret = plan_compare(&pl, &d);

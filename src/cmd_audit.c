@@ -167,7 +167,7 @@ static int audit(const char *policy_path, bool json)
 	ret = kernel_check_views(used);
 	if (ret)
 		goto out;
-	ret = pindir_open(&d, pin_dir, false);
+	ret = pindir_open(&d, pin_dir, PINDIR_LOOK);
 	if (ret && ret != -ENOENT)
 		goto out;
 	ret = pindir_names(&d, &names, &n);

@@ -66,7 +66,7 @@ static int list(const char *dir, bool json)
 	int ret;
 
 	pindir_init(&d);
-	ret = pindir_open(&d, dir, false);
+	ret = pindir_open(&d, dir, 0);
 	if (ret && ret != -ENOENT)
 		return ret;
 	if (ret == -ENOENT || d.cur_fd < 0) {

@@ -26,7 +26,7 @@ static int remove_pins(const char *dir, char **names, size_t n, bool all)
 	int ret;
 
 	pindir_init(&d);
-	ret = pindir_open(&d, dir, false);
+	ret = pindir_open(&d, dir, 0);
 	if (ret == -ENOENT)
 		err("%s: no such directory", dir);
 	if (ret)

@@ -146,8 +146,9 @@ static int empty_work_dir(struct pin_dir *d)
 	return ret;
 }
 
-int pindir_open(struct pin_dir *d, const char *path, bool create)
+int pindir_open(struct pin_dir *d, const char *path, unsigned int flags)
 {
+	bool create = flags & PINDIR_CREATE;
 	const char *slash = strrchr(path, '/');
 	struct statfs sf;
 	char work[NAME_MAX + 1];
@@ -206,8 +207,8 @@ int pindir_open(struct pin_dir *d, const char *path, bool create)
 		return ret;
 	}
 	/* Root's alone, whatever the parent's default ACL passed on. */
-	ret = set_dir_mode(d->work_fd, d->work_path, 0700);
-	if (!ret)
+	ret = (flags & PINDIR_LOOK) ? 0 : set_dir_mode(d->work_fd, d->work_path, 0700);
+	if (!ret && !(flags & PINDIR_LOOK))
 		ret = empty_work_dir(d);
 	if (ret) {
 		err("%s: %s", d->work_path, strerror(-ret));

@@ -13,8 +13,8 @@
  * with permissions the policy did not give it.
  *
  * A lock (flock on the work directory) serializes apply, remove, list
- * and audit; each first empties the work directory, which holds nothing
- * but what a killed run left.
+ * and audit; all but apply --dry-run and audit first empty the work
+ * directory, which holds nothing but what a killed run left.
  */
 #ifndef FSITER_PINS_H
 #define FSITER_PINS_H
@@ -57,12 +57,15 @@ struct pin_info {
 int path_join(char out[PATH_MAX], const char *dir, const char *name);
 
 void pindir_init(struct pin_dir *d);
+#define PINDIR_CREATE	0x1	/* create PATH's parents and the work dir */
+#define PINDIR_LOOK	0x2	/* change nothing: no clean-up (--dry-run) */
 /*
  * Open and lock PATH's work directory (creating it and PATH's parents
- * first if CREATE), empty it, and open PATH if it exists. 0, -ENOENT if
- * there is no work directory and !CREATE, or -errno (reported).
+ * first with PINDIR_CREATE), empty it unless PINDIR_LOOK, and open PATH
+ * if it exists. 0, -ENOENT if there is no work directory and no
+ * PINDIR_CREATE, or -errno (reported).
  */
-int pindir_open(struct pin_dir *d, const char *path, bool create);
+int pindir_open(struct pin_dir *d, const char *path, unsigned int flags);
 void pindir_close(struct pin_dir *d);
 /* The names in PIN_DIR, sorted; none if it does not exist. */
 int pindir_names(struct pin_dir *d, char ***names, size_t *n);
