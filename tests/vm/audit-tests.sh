@@ -98,6 +98,16 @@ rm $pins/c-other
 "$ktool" pin "$views/cache.bpf.o" fsiter_cache_all $t/other $pins/c-other
 audit
 check "the expose-cache program where the policy has none" audit_is expose-cache c-other
+rm $pins/c-other
+# The same view built another way (-mcpu=v3): same program name, another tag,
+# as a pin left by an older fsiter-pin would be.
+kdir=$(sed -n 's/^FSITER_KERNEL_DIR:PATH=//p' "$build/CMakeCache.txt")
+top=$(cd "$here/../.." && pwd)
+clang -g -O2 -mcpu=v3 -target bpf -D__TARGET_ARCH_x86 -I"$kdir" -I"$top/bpf" \
+	-c "$top/bpf/cache.bpf.c" -o $t/old-cache.bpf.o
+"$ktool" pin $t/old-cache.bpf.o fsiter_cache $t/other $pins/c-other
+audit
+check "a program that changed" audit_is program-changed c-other
 "$tool" apply $policy >/dev/null
 
 umount $t/mnt
