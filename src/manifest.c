@@ -5,7 +5,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <json-c/json.h>
 #include "diag.h"
 #include "manifest.h"
 
@@ -81,30 +80,32 @@ out_err:
 	return ret;
 }
 
-int manifest_lookup(const char *pin_dir, const char *name, __u32 link_id,
-		    struct manifest_entry *out)
+json_object *manifest_load(const char *pin_dir)
 {
-	json_object *root, *pins, *o, *v;
 	char path[PATH_MAX];
-	int ret = -ENOENT;
 
 	manifest_path(pin_dir, path);
 	if (access(path, R_OK))
+		return NULL;
+	return json_object_from_file(path);
+}
+
+int manifest_lookup(json_object *manifest, const char *name, __u32 link_id,
+		    struct manifest_entry *out)
+{
+	json_object *pins, *o, *v;
+
+	if (!manifest || !json_object_object_get_ex(manifest, "pins", &pins) ||
+	    !json_object_object_get_ex(pins, name, &o) ||
+	    !json_object_object_get_ex(o, "link_id", &v) ||
+	    (__u32)json_object_get_int64(v) != link_id)
 		return -ENOENT;
-	root = json_object_from_file(path);
-	if (!root)
-		return -ENOENT;
-	if (json_object_object_get_ex(root, "pins", &pins) &&
-	    json_object_object_get_ex(pins, name, &o) &&
-	    json_object_object_get_ex(o, "link_id", &v) &&
-	    (__u32)json_object_get_int64(v) == link_id) {
-		json_object_object_get_ex(o, "path", &v);
-		snprintf(out->path, sizeof(out->path), "%s", json_object_get_string(v) ?: "");
-		json_object_object_get_ex(o, "source", &v);
-		snprintf(out->source, sizeof(out->source), "%s",
-			 json_object_get_string(v) ?: "");
-		ret = 0;
-	}
-	json_object_put(root);
-	return ret;
+	if (!json_object_object_get_ex(o, "path", &v))
+		v = NULL;
+	snprintf(out->path, sizeof(out->path), "%s", json_object_get_string(v) ?: "");
+	if (!json_object_object_get_ex(o, "source", &v))
+		v = NULL;
+	snprintf(out->source, sizeof(out->source), "%s",
+		 json_object_get_string(v) ?: "");
+	return 0;
 }

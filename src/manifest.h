@@ -10,6 +10,7 @@
 #define FSITER_MANIFEST_H
 
 #include <linux/types.h>
+#include <json-c/json.h>
 #include "pins.h"
 #include "plan.h"
 
@@ -23,8 +24,10 @@ struct manifest_entry {
 /* Record the pins of PL in D's manifest. 0 or -errno (reported). */
 int manifest_write(struct pin_dir *d, const struct plan *pl,
 		   const char *policy);
-/* What the manifest says of the pin NAME with link LINK_ID: 0 or -ENOENT. */
-int manifest_lookup(const char *pin_dir, const char *name, __u32 link_id,
+/* D's manifest, parsed once for many lookups; NULL if there is none. */
+json_object *manifest_load(const char *pin_dir);
+/* What MANIFEST says of the pin NAME with link LINK_ID: 0 or -ENOENT. */
+int manifest_lookup(json_object *manifest, const char *name, __u32 link_id,
 		    struct manifest_entry *out);
 
 #endif

@@ -70,7 +70,8 @@ static char *named_acl(const char *path)
 	return out;
 }
 
-json_object *pin_json(struct pin_dir *d, const char *name, int *error)
+json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest,
+		      int *error)
 {
 	struct manifest_entry me = { "", "" };
 	enum view_variant variant = VIEW_CHECKED;
@@ -93,7 +94,7 @@ json_object *pin_json(struct pin_dir *d, const char *name, int *error)
 	}
 	if (pi.is_link) {
 		v = view_by_prog_name(pi.prog_name, &variant);
-		manifest_lookup(d->path, name, pi.link_id, &me);
+		manifest_lookup(manifest, name, pi.link_id, &me);
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "name", json_object_new_string(name));
@@ -129,19 +130,21 @@ json_object *pin_json(struct pin_dir *d, const char *name, int *error)
 
 json_object *pin_json_all(struct pin_dir *d)
 {
-	json_object *arr = json_object_new_array();
+	json_object *arr = json_object_new_array(), *manifest;
 	char **names = NULL;
 	size_t n = 0;
 	int ret;
 
 	if (pindir_names(d, &names, &n))
 		return arr;
+	manifest = manifest_load(d->path);
 	for (size_t i = 0; i < n; i++) {
-		json_object *o = pin_json(d, names[i], &ret);
+		json_object *o = pin_json(d, names[i], manifest, &ret);
 
 		if (o)
 			json_object_array_add(arr, o);
 	}
+	json_object_put(manifest);
 	pindir_free_names(names, n);
 	return arr;
 }

@@ -10,8 +10,12 @@
 #include <json-c/json.h>
 #include "pins.h"
 
-/* The pin NAME of D, or NULL with -errno in *error (reported). */
-json_object *pin_json(struct pin_dir *d, const char *name, int *error);
+/*
+ * The pin NAME of D, or NULL with -errno in *error (reported). MANIFEST is
+ * manifest_load()'s, or NULL.
+ */
+json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest,
+		      int *error);
 /* Every pin of D, in name order: an array (empty if there is none). */
 json_object *pin_json_all(struct pin_dir *d);
 
