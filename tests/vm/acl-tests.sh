@@ -8,7 +8,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 suite_init "${1:-}"
 cache_obj=$views/cache.bpf.o
 
-as() { local u=$1; shift; setpriv --reuid="$u" --regid="$u" --init-groups "$@"; }
 can_read() { as "$1" cat "$2" >/dev/null 2>&1; }
 pin() { "$ktool" pin "$cache_obj" fsiter_cache /etc/hostname "$1"; }
 

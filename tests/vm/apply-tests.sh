@@ -12,7 +12,6 @@ t=/run/t
 pins=/sys/fs/bpf/fsiter
 policy=$t/policy.conf
 
-as() { local u=$1; shift; setpriv --reuid="$u" --regid="$u" --init-groups "$@"; }
 # reads USER PIN: the user's cat succeeds
 reads() { as "$1" cat "$2" >/dev/null 2>&1; }
 # refused USER PIN: the user's cat fails with EACCES
@@ -21,8 +20,6 @@ refused() {
 	e=$(as "$1" cat "$2" 2>&1 >/dev/null) && return 1
 	[[ $e == *"Permission denied"* ]]
 }
-# has PATTERN: the last command's output ($out) has a line matching PATTERN
-has() { grep -q -- "$1" <<<"$out"; }
 # state: everything an apply could change, to compare before and after
 state() {
 	ls -ln --time-style=+ $pins 2>&1

@@ -12,7 +12,6 @@ pins=/sys/fs/bpf/fsiter
 t=/run/au
 policy=$t/policy.conf
 mkdir -p $t/mnt
-has() { grep -q -- "$1" <<<"$out"; }
 # audit_is KIND PIN: the last audit reported KIND for PIN
 audit_is() { grep -Eq "^$1 +$2: " <<<"$out"; }
 audit() { out=$("$tool" audit "$@" $policy 2>&1); rc=$?; echo "$out"; }

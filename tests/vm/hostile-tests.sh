@@ -15,7 +15,6 @@ t=/run/ho
 mkdir -p $t/real $t/decoy
 echo real >$t/real/file
 echo decoy >$t/decoy/file
-has() { grep -q -- "$1" <<<"$out"; }
 apply1() { # apply1 LINE: apply a one-entry policy, output in $out
 	printf 'set grant-traverse yes\n%s\n' "$1" >$t/p.conf
 	out=$(timeout 60 "$tool" apply $t/p.conf 2>&1); rc=$?

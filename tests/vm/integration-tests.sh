@@ -17,7 +17,6 @@ pins=/sys/fs/bpf/fsiter
 t=/run/hp
 mkdir -p $t/usb /etc/fsiter
 
-as() { local u=$1; shift; setpriv --reuid="$u" --regid="$u" --init-groups "$@"; }
 # exec_start UNIT: the unit's command, with our build's fsiter-pin
 exec_start() {
 	local cmd

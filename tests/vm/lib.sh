@@ -43,6 +43,12 @@ check_ge() {
 	fi
 }
 
+# as USER CMD...: run CMD as USER, with USER's groups.
+as() { local u=$1; shift; setpriv --reuid="$u" --regid="$u" --init-groups "$@"; }
+
+# has PATTERN: the last command's output, in $out, has a line matching it.
+has() { grep -q -- "$1" <<<"$out"; }
+
 # field KEY: the value of the first "KEY value" line on stdin.
 field() { awk -v k="$1" '$1 == k { print $2; exit }'; }
 
