@@ -71,6 +71,7 @@ static void check_pin(struct audit *a, struct plan *pl, struct plan_item *it,
 	const struct view_prog *v = &pl->views[e->view->id];
 	enum view_variant want = plan_variant(e), have;
 	const struct view_desc *pv;
+	unsigned int drift;
 	char path[PATH_MAX];
 	struct pin_info pi;
 	int diff;
@@ -83,38 +84,35 @@ static void check_pin(struct audit *a, struct plan *pl, struct plan_item *it,
 		finding(a, "foreign", e->name, &e->loc, "not an fs iterator link");
 		return;
 	}
+	drift = pin_drift(it, &pi, v);
 	pv = view_by_prog_name(pi.prog_name, &have);
-	if (!pv)
+	if (drift & DRIFT_FOREIGN)
 		finding(a, "foreign", e->name, &e->loc,
 			"program '%s' (tag %s) is not one of fsiter-pin's views",
 			pi.prog_name, pi.tag);
-	else if (pv != e->view)
+	if (drift & DRIFT_VIEW)
 		finding(a, "view", e->name, &e->loc, "shows view '%s', the policy says '%s'",
 			pv->name, e->view->name);
-	else if (have != want)
+	if (drift & DRIFT_VARIANT)
 		finding(a, "expose-cache", e->name, &e->loc, "%s page-cache state to every reader",
 			have == VIEW_ALL ? "shows" : "withholds");
-	else if (strcmp(pi.tag, v->tag[want]))
+	if (drift & DRIFT_PROGRAM)
 		finding(a, "program-changed", e->name, &e->loc,
 			"program tag %s, this fsiter-pin's view has %s", pi.tag,
 			v->tag[want]);
-	if (pi.gone) {
+	if (drift & DRIFT_GONE)
 		finding(a, "target-gone", e->name, &e->loc,
 			"its filesystem was unmounted; reads fail with ESTALE");
-	} else if (it->action != PLAN_SKIP && it->target.fd >= 0) {
-		if (e->view->target == VIEW_TARGET_MNT &&
-		    (int)pi.mnt_id != it->target.mnt_id)
-			finding(a, "target-replaced", e->name, &e->loc,
-				"pinned on mount %u, %s is on mount %d now",
-				pi.mnt_id, e->path, it->target.mnt_id);
-		if (e->view->target == VIEW_TARGET_INODE &&
-		    (pi.ino != it->target.ino || pi.dev != (__u32)it->target.dev))
-			finding(a, "target-replaced", e->name, &e->loc,
-				"pinned on inode %llu of device %u:%u, %s is inode %lu of %u:%u now",
-				(unsigned long long)pi.ino, major(pi.dev), minor(pi.dev),
-				e->path, (unsigned long)it->target.ino,
-				major(it->target.dev), minor(it->target.dev));
-	}
+	if ((drift & DRIFT_TARGET) && e->view->target == VIEW_TARGET_MNT)
+		finding(a, "target-replaced", e->name, &e->loc,
+			"pinned on mount %u, %s is on mount %d now",
+			pi.mnt_id, e->path, it->target.mnt_id);
+	if ((drift & DRIFT_TARGET) && e->view->target == VIEW_TARGET_INODE)
+		finding(a, "target-replaced", e->name, &e->loc,
+			"pinned on inode %llu of device %u:%u, %s is inode %lu of %u:%u now",
+			(unsigned long long)pi.ino, major(pi.dev), minor(pi.dev),
+			e->path, (unsigned long)it->target.ino,
+			major(it->target.dev), minor(it->target.dev));
 	if (path_join(path, d->path, e->name))
 		return;
 	diff = perms_diff(d->cur_fd, e->name, path, e);

@@ -16,40 +16,67 @@ enum view_variant plan_variant(const struct policy_entry *e)
 	return (e->options & POLICY_OPT_EXPOSE_CACHE) ? VIEW_ALL : VIEW_CHECKED;
 }
 
+/* Is the link attached to T, as link info identifies it? */
+static bool same_target(const struct view_desc *view, const struct target *t,
+			const struct pin_info *pi)
+{
+	if (view->target == VIEW_TARGET_MNT)
+		return pi->fs_type == FSITER_FS_ITER_MNT &&
+		       (int)pi->mnt_id == t->mnt_id;
+	return pi->fs_type == FSITER_FS_ITER_INODE && pi->ino == t->ino &&
+	       pi->dev == (__u32)t->dev;
+}
+
+unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
+		       const struct view_prog *v)
+{
+	const struct policy_entry *e = it->entry;
+	enum view_variant want = plan_variant(e), have;
+	const struct view_desc *pv;
+	unsigned int drift = 0;
+
+	if (!pi->is_link)
+		return DRIFT_FOREIGN;
+	pv = view_by_prog_name(pi->prog_name, &have);
+	if (!pv)
+		drift |= DRIFT_FOREIGN;
+	else if (pv != e->view)
+		drift |= DRIFT_VIEW;
+	else if (have != want)
+		drift |= DRIFT_VARIANT;
+	else if (strcmp(pi->tag, v->tag[want]))
+		drift |= DRIFT_PROGRAM;
+
+	if (pi->gone)
+		drift |= DRIFT_GONE;
+	else if (it->target.fd >= 0 && !same_target(e->view, &it->target, pi))
+		drift |= DRIFT_TARGET;
+	return drift;
+}
+
 /* Is the pin what ITEM asks for? NULL if so, else what differs. */
 static const char *pin_differs(struct plan_item *it, struct pin_dir *d,
 			       const struct pin_info *pi,
 			       const struct view_prog *v)
 {
-	const struct policy_entry *e = it->entry;
-	enum view_variant want = plan_variant(e), have;
+	unsigned int drift = pin_drift(it, pi, v);
 	char path[PATH_MAX];
 	const char *what = NULL;
 	int r;
 
-	if (!pi->is_link)
-		return "not an fs iterator link";
-	if (strcmp(pi->tag, v->tag[want])) {
-		if (view_by_prog_name(pi->prog_name, &have) != v->desc)
-			return "view";
-		return have == want ? "program changed" : "expose-cache";
-	}
-	if (pi->gone)
-		return "target gone";
-	if (e->view->target == VIEW_TARGET_MNT) {
-		if (pi->fs_type != FSITER_FS_ITER_MNT ||
-		    (int)pi->mnt_id != it->target.mnt_id)
-			return "target";
-	} else if (pi->fs_type != FSITER_FS_ITER_INODE ||
-		   pi->ino != it->target.ino ||
-		   pi->dev != (__u32)it->target.dev) {
+	if (drift & (DRIFT_FOREIGN | DRIFT_PROGRAM))
+		return "program";
+	if (drift & DRIFT_VIEW)
+		return "view";
+	if (drift & DRIFT_VARIANT)
+		return "expose-cache";
+	if (drift & (DRIFT_GONE | DRIFT_TARGET))
 		return "target";
-	}
-	if (path_join(path, d->path, e->name))
-		return "path too long";
-	r = perms_match(d->cur_fd, e->name, path, e, &what);
+	if (path_join(path, d->path, it->entry->name))
+		return "path";
+	r = perms_match(d->cur_fd, it->entry->name, path, it->entry, &what);
 	if (r < 0)
-		return "permissions unreadable";
+		return "owner, mode or ACL";
 	return r ? NULL : what;
 }
 

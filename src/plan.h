@@ -33,6 +33,21 @@ struct plan {
 
 /* Which program of its view an entry uses. */
 enum view_variant plan_variant(const struct policy_entry *e);
+
+/* How a pinned link differs from its entry, but for owner, mode and ACL
+ * (perms_diff()): a mask, 0 if it is what the entry asks for.
+ */
+enum pin_drift {
+	DRIFT_FOREIGN	= 1 << 0,	/* not one of fsiter-pin's views */
+	DRIFT_VIEW	= 1 << 1,	/* another view */
+	DRIFT_VARIANT	= 1 << 2,	/* the other program: expose-cache */
+	DRIFT_PROGRAM	= 1 << 3,	/* the view's program, another version */
+	DRIFT_GONE	= 1 << 4,	/* its filesystem was unmounted */
+	DRIFT_TARGET	= 1 << 5,	/* the path names another object now */
+};
+/* The target is compared only if IT's target is open. */
+unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
+		       const struct view_prog *v);
 /* Decide each item's action against the current pins of D. */
 int plan_compare(struct plan *pl, struct pin_dir *d);
 bool plan_has_changes(const struct plan *pl);
