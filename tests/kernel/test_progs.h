@@ -64,6 +64,13 @@ void test__fail(const char *name, const char *fmt, ...)
 	___ok;								\
 })
 
+#define ASSERT_NULL(ptr, name) ({					\
+	const void *___res = (ptr);					\
+	bool ___ok = !___res;						\
+	CHECK(!___ok, (name), "%s: unexpected pointer %p\n", (name), ___res); \
+	___ok;								\
+})
+
 #define ASSERT_OK_PTR(ptr, name) ({					\
 	const void *___res = (ptr);					\
 	int ___err = libbpf_get_error(___res);				\
