@@ -355,15 +355,51 @@ static void note_block(const struct reach_block *b, void *arg)
 	*(bool *)arg = true;
 }
 
+/*
+ * list shows the readers of every pin of one directory: remember who can
+ * reach it, rather than read the ACL of every directory above it again
+ * for each reader of each pin. One process lists one directory, which it
+ * does not change.
+ */
+#define REACH_MEMO	64
+
+static struct {
+	char dir[PATH_MAX];
+	struct { enum reader_kind kind; unsigned int id; bool stopped; } r[REACH_MEMO];
+	size_t n;
+} memo;
+
+/* Can R reach PIN_DIR? Not if a directory above the pins stops it. */
+static bool reader_stopped(const struct reader *r, const char *pin_dir)
+{
+	struct readers one = { (struct reader *)r, 1 };
+	bool stopped = false;
+	struct reach_ctx c = { false, true, note_block, &stopped, false };
+
+	if (strcmp(memo.dir, pin_dir)) {
+		snprintf(memo.dir, sizeof(memo.dir), "%s", pin_dir);
+		memo.n = 0;
+	}
+	for (size_t i = 0; i < memo.n; i++)
+		if (memo.r[i].kind == r->kind && memo.r[i].id == r->id)
+			return memo.r[i].stopped;
+	if (check_dirs(&c, &one, pin_dir))
+		return stopped;		/* unreadable: not remembered */
+	if (memo.n < REACH_MEMO) {
+		memo.r[memo.n].kind = r->kind;
+		memo.r[memo.n].id = r->id;
+		memo.r[memo.n++].stopped = stopped;
+	}
+	return stopped;
+}
+
 /* Add R's short name to OUT ("u:fsa", "g:fsreaders", "o"), marked "!"
  * if it cannot reach PIN_DIR.
  */
 static void add_reader_text(const struct reader *r, const char *pin_dir,
 			    char *out, size_t size)
 {
-	struct readers one = { (struct reader *)r, 1 };
 	bool stopped = false;
-	struct reach_ctx c = { false, true, note_block, &stopped, false };
 	char who[300];
 	struct passwd *pw;
 	struct group *gr;
@@ -377,7 +413,7 @@ static void add_reader_text(const struct reader *r, const char *pin_dir,
 	else
 		snprintf(who, sizeof(who), "%c:%u", r->kind == READER_USER ? 'u' : 'g', r->id);
 	if (r->kind != READER_USER || r->id != 0)
-		check_dirs(&c, &one, pin_dir);
+		stopped = reader_stopped(r, pin_dir);
 	snprintf(out + strlen(out), size - strlen(out), "%s%s%s",
 		 *out ? "," : "", stopped ? "!" : "", who);
 }
