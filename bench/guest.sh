@@ -15,6 +15,7 @@ br=$build/bench/bench_read
 tool=$build/src/fsiter-pin
 ktool=$build/tests/kernel/fsiter-ktool
 rfc=$build/tests/kernel/bpf_iter_fs.bpf.o
+walk=$build/bench/folio_walk.bpf.o
 pins=/sys/fs/bpf/fsiter
 rfcpins=/sys/fs/bpf/bench
 d=/run/b/xfs
@@ -109,6 +110,41 @@ for s in 1 64 1024 sparse tera; do
 done
 echo "(ratio: fincore time / cache view time; vs cache: inode view time / cache view time;"
 echo " rfc: the RFC's dump_inode, which lists folios with one find_present per folio in one run)"
+
+echo
+echo "== folio walk: the RFC's find_present + get_order per folio (loop) against"
+echo "   bpf_filemap_get_folios(), one walk per batch of 16 folios (batch), window by"
+echo "   window as the inode view walks"
+printf '%-14s %8s | %10s %10s %8s | %10s %10s %8s | %s\n' file folios \
+	"loop ms" "batch ms" "ratio" "walk-only" "walk-only" "ratio" "same"
+printf '%-14s %8s | %10s %10s %8s | %10s %10s %8s |\n' "" "" "(prints)" "(prints)" "" \
+	"loop ms" "batch ms" ""
+for s in 1 64 1024 sparse tera; do
+	case $s in 1) reps=21 ;; 64) reps=11 ;; 1024) reps=5 ;; *) reps=3 ;; esac
+	f=$d/$([[ $s == sparse || $s == tera ]] && echo $s || echo f$s)
+	t=()
+	for p in walk_loop walk_batch count_loop count_batch; do
+		"$ktool" pin "$walk" $p "$f" $rfcpins/$p$s ||
+			{ echo "cannot pin $p on $f"; continue 2; }
+		t+=("$("$br" pin $rfcpins/$p$s $reps | ns)")
+	done
+	# The two walks must list the same folios, and count as many.
+	# (The loop's lines have no dirty or writeback flags: compare the rest.)
+	same=no
+	for p in walk_loop walk_batch; do cut -d' ' -f1-3 $rfcpins/$p$s >/run/b/$p; done
+	cmp -s /run/b/walk_loop /run/b/walk_batch &&
+		[[ $(awk '{ n += $4 } END { print n }' $rfcpins/count_loop$s) == \
+		   $(awk '{ n += $4 } END { print n }' $rfcpins/count_batch$s) ]] && same=yes
+	folios=$(grep -c '^folio ' $rfcpins/walk_batch$s)
+	printf '%-14s %8s | %10s %10s %8s | %10s %10s %8s | %s\n' \
+		"$(case $s in sparse) echo "$sparse_size sparse" ;; tera) echo "1T sparse" ;; *) echo "$s MiB" ;; esac)" \
+		"$folios" "$(ms "${t[0]}")" "$(ms "${t[1]}")" "$(ratio "${t[0]}" "${t[1]}")x" \
+		"$(ms "${t[2]}")" "$(ms "${t[3]}")" "$(ratio "${t[2]}" "${t[3]}")x" "$same"
+	csv "walk,$s,$folios,${t[0]},${t[1]},${t[2]},${t[3]},$same"
+	rm -f $rfcpins/{walk,count}_{loop,batch}$s
+done
+echo "(ratio: loop time / batch time; walk-only: one line per window instead of one per"
+echo " folio; same: both walks listed the same folios. The inode view uses the batch.)"
 
 echo
 mnt=$(cat $pins/mxfs | awk '$1 == "mnt.id" { print $2 }')

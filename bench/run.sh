@@ -1,7 +1,8 @@
 #!/bin/bash
 # The benchmarks, in one command: build our kernel (cached) and the user
 # space, boot the kernel in QEMU, run bench/guest.sh, print its table, and
-# plot the read times to build/bench/reads.png (gnuplot).
+# plot the read times to build/bench/reads.png and the cost per folio of
+# the two folio walks to build/bench/walk.png (gnuplot).
 #
 #   bench/run.sh
 #
@@ -41,4 +42,26 @@ plot "$out/reads.dat" using 1:2 with linespoints title "cache view", \
      "$out/reads.dat" using 1:4 with linespoints title "inode view (every folio)"
 G
 	echo "bench: plot in $out/reads.png, numbers in $out/results.csv"
+fi
+
+# walk,SIZE,folios,loop_ns,batch_ns,count_loop_ns,count_batch_ns,same
+awk -F, '$2 == "walk" && $4 > 0 { printf "%s %s %s %s %s\n", $4, $5 / $4 / 1e3, $6 / $4 / 1e3, $7 / $4 / 1e3, $8 / $4 / 1e3 }' \
+	"$out/results.csv" >"$out/walk.dat"
+if [[ -s $out/walk.dat ]]; then
+	gnuplot <<G
+set terminal png size 900,600
+set output "$out/walk.png"
+set title "Listing folios: find_present + get_order per folio vs bpf_filemap_get_folios (QEMU TCG)"
+set xlabel "folios listed"
+set ylabel "time per folio (us)"
+set logscale x
+set yrange [0:*]
+set key top right
+set grid
+plot "$out/walk.dat" using 1:2 with points pt 7 title "loop, printing", \
+     "$out/walk.dat" using 1:3 with points pt 5 title "batch, printing (the inode view)", \
+     "$out/walk.dat" using 1:4 with points pt 6 title "loop, walk only", \
+     "$out/walk.dat" using 1:5 with points pt 4 title "batch, walk only"
+G
+	echo "bench: folio walks in $out/walk.png"
 fi

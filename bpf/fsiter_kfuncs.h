@@ -11,6 +11,14 @@ extern void bpf_filemap_cachestat(struct inode *inode, unsigned long from,
 extern long bpf_filemap_find_present(struct inode *inode, unsigned long from,
 				     unsigned long last) __ksym;
 extern long bpf_filemap_get_order(struct inode *inode, unsigned long index) __ksym;
+/*
+ * Fills @folios with the cached folios of [from, last] in one walk (patch
+ * 0014); returns how many, 0 when there are no more.
+ */
+extern long bpf_filemap_get_folios(struct inode *inode, unsigned long from,
+				   unsigned long last,
+				   struct bpf_filemap_folio *folios,
+				   __u32 folios__sz) __ksym;
 /* 0 if the reader owns the file or may write it (mincore's rule). */
 extern int bpf_filemap_may_observe(struct inode *inode) __ksym;
 
@@ -22,5 +30,11 @@ extern int bpf_filemap_may_observe(struct inode *inode) __ksym;
 
 /* Most page-cache entries in one fs_inode window (FS_INODE_WINDOW_ENTRIES). */
 #define FSITER_WINDOW_ENTRIES 512
+
+/*
+ * Folios listed per bpf_filemap_get_folios() call: its buffer lives on
+ * the BPF stack of a bpf_loop callback, 16 bytes an entry.
+ */
+#define FSITER_FOLIO_BATCH 16
 
 #endif /* FSITER_KFUNCS_H */
