@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "inode" view: the superblock, the inode, the page-cache counts and
- * every cached folio with its order, as "key value" lines (docs/output.md).
+ * every cached folio with its order and whether it is dirty or under
+ * writeback, as "key value" lines (docs/output.md).
  *
  * The program reads ctx->first/ctx->last, so the kernel runs it once per
  * window of at most FSITER_WINDOW_ENTRIES page-cache entries: the header
@@ -16,35 +17,9 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include "fsiter_kfuncs.h"
+#include "folio_walk.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-struct folio_walk {
-	struct seq_file *seq;
-	struct inode *inode;
-	unsigned long next;	/* first index not listed yet */
-	unsigned long first;	/* the window */
-	unsigned long last;
-};
-
-static long list_folio(__u32 i, void *data)
-{
-	struct folio_walk *w = data;
-	long index, order;
-
-	index = bpf_filemap_find_present(w->inode, w->next, w->last);
-	if (index < 0)		/* ULONG_MAX: none left in the window */
-		return 1;
-	order = bpf_filemap_get_order(w->inode, index);
-	/* A folio that starts in an earlier window was listed there. */
-	if ((unsigned long)index >= w->first)
-		BPF_SEQ_PRINTF(w->seq, "folio %lu %ld\n", index, order);
-	w->next = index + (1UL << order);
-	if (w->next == 0 || w->next > w->last)
-		return 1;
-	return 0;
-}
 
 /* Octal, as stat(1) %f would be in octal: bpf_seq_printf() has no %o. */
 static void print_mode(struct seq_file *seq, umode_t m)
@@ -120,8 +95,8 @@ static __always_inline int show(struct bpf_iter_meta *meta,
 	w.first = first;
 	w.next = first;
 	w.last = last;
-	/* One more than a window can hold, for folios that grew into it. */
-	bpf_loop(2 * FSITER_WINDOW_ENTRIES, list_folio, &w, 0);
+	w.print = true;
+	bpf_loop(FOLIO_WALK_CALLS, folio_walk_batch, &w, 0);
 	return 0;
 }
 

@@ -8,11 +8,11 @@
 #include "kernel_support.h"
 
 #define PATCH_FS_INODE	"0004-bpf-Introduce-the-fs_inode-iterator.patch"
-#define PATCH_KFUNCS	"0005-bpf-Add-page-cache-kfuncs-for-fs_inode-iterator-prog.patch"
 #define PATCH_FS_MNT	"0007-bpf-Introduce-the-fs_mnt-iterator.patch"
 #define PATCH_LINK_INFO	"0009-bpf-Report-fs-iterator-targets-in-link-info-and-fdin.patch"
 #define PATCH_ACL	"0011-bpf-Support-POSIX-ACLs-in-bpffs.patch"
 #define PATCH_OBSERVE	"0012-bpf-Let-fs_inode-programs-apply-the-page-cache-visib.patch"
+#define PATCH_FOLIOS	"0014-bpf-Add-bpf_filemap_get_folios-to-list-folios-in-one.patch"
 
 /* A function in BTF: libbpf finds iterator targets as bpf_iter_<target>. */
 struct need_func {
@@ -25,7 +25,7 @@ struct need_func {
 static const struct need_func need_funcs[] = {
 	{ "bpf_iter_fs_inode", "the iter/fs_inode target", PATCH_FS_INODE,
 	  1u << VIEW_INODE | 1u << VIEW_CACHE | 1u << VIEW_INODE_RAW },
-	{ "bpf_filemap_find_present", "the page-cache kfuncs", PATCH_KFUNCS,
+	{ "bpf_filemap_get_folios", "the one-pass folio walk", PATCH_FOLIOS,
 	  1u << VIEW_INODE },
 	{ "bpf_iter_fs_mnt", "the iter/fs_mnt target", PATCH_FS_MNT,
 	  1u << VIEW_MOUNT },

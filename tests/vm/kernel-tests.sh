@@ -46,8 +46,12 @@ check_eq "cache view: cached = fincore" "$(cache_field cached $f)" "$(fincore_pa
 g=$mnt/dirty
 dd if=/dev/urandom of=$g bs=1M count=8 status=none
 check_ge "dirty pages before sync" "$(cache_field dirty $g)" 2048
+out=$(view inode $g)
+pages=$(awk '$1 == "folio" && / dirty/ { n += 2 ^ $3 } END { print n + 0 }' <<<"$out")
+check_eq "inode view: dirty folios cover the dirty pages" "$pages" "$(field cache.dirty <<<"$out")"
 sync
 check_eq "no dirty pages after sync" "$(cache_field dirty $g)" 0
+check_eq "inode view: no folio dirty after sync" "$(view inode $g | grep -c '^folio .* dirty')" 0
 check_eq "cache view: cached = fincore (after sync)" "$(cache_field cached $g)" "$(fincore_pages $g)"
 # POSIX_FADV_DONTNEED invalidates: the pages leave the cache without a
 # shadow entry, so they are not "evicted" (in 6.1 as in mainline).
@@ -65,7 +69,7 @@ left=$(fincore_pages $g)
 check_eq "cached after reclaim = fincore" "$(cache_field cached $g)" "$left"
 check_ge "pages reclaimed by MADV_PAGEOUT" "$((2048 - left))" 1
 check_eq "evicted = pages reclaimed" "$(cache_field evicted $g)" "$((2048 - left))"
-# find_present skips shadow entries: only cached folios are listed.
+# get_folios skips shadow entries: only cached folios are listed.
 pages=$(view inode $g | awk '$1 == "folio" { n += 2 ^ $3 } END { print n + 0 }')
 check_eq "inode view lists no evicted pages" "$pages" "$left"
 
