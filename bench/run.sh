@@ -29,7 +29,7 @@ awk -F, '$2 == "read" && $3 ~ /^[0-9]+$/ { printf "%s %s %s %s\n", $3, $4 / 1e6,
 	"$out/results.csv" >"$out/reads.dat"
 if [[ -s $out/reads.dat ]]; then
 	gnuplot <<G
-set terminal png size 900,600
+set terminal png noenhanced size 900,600
 set output "$out/reads.png"
 set title "Reading a fully cached file's page-cache state (QEMU TCG, median)"
 set xlabel "file size (MiB)"
@@ -49,7 +49,7 @@ awk -F, '$2 == "walk" && $4 > 0 { printf "%s %s %s %s %s\n", $4, $5 / $4 / 1e3, 
 	"$out/results.csv" >"$out/walk.dat"
 if [[ -s $out/walk.dat ]]; then
 	gnuplot <<G
-set terminal png size 900,600
+set terminal png noenhanced size 900,600
 set output "$out/walk.png"
 set title "Listing folios: find_present + get_order per folio vs bpf_filemap_get_folios (QEMU TCG)"
 set xlabel "folios listed"
