@@ -24,19 +24,25 @@ tests/vm/run-vm.sh --kernel-dir "$kdir" --timeout 3000 --mem 4096 --disk 4G \
 	--log "$out/console.log" -- bench/guest.sh "$build" | grep -v '^CSV,' || true
 grep -a '^CSV,' "$out/console.log" | tr -d '\r' >"$out/results.csv"
 
+# plot PNG TITLE XLABEL YLABEL: run gnuplot on the settings and plot
+# command on stdin, after what every plot here shares.
+plot() {
+	{
+		printf 'set terminal png noenhanced size 900,600\n'
+		printf 'set output "%s"\nset title "%s"\n' "$1" "$2"
+		printf 'set xlabel "%s"\nset ylabel "%s"\nset grid\n' "$3" "$4"
+		cat
+	} | gnuplot
+}
+
 # read,SIZE,cache_ns,mincore_ns,inode_ns,folios,cached
 awk -F, '$2 == "read" && $3 ~ /^[0-9]+$/ { printf "%s %s %s %s\n", $3, $4 / 1e6, $5 / 1e6, $6 / 1e6 }' \
 	"$out/results.csv" >"$out/reads.dat"
 if [[ -s $out/reads.dat ]]; then
-	gnuplot <<G
-set terminal png noenhanced size 900,600
-set output "$out/reads.png"
-set title "Reading a fully cached file's page-cache state (QEMU TCG, median)"
-set xlabel "file size (MiB)"
-set ylabel "time (ms)"
+	plot "$out/reads.png" "Reading a fully cached file's page-cache state (QEMU TCG, median)" \
+		"file size (MiB)" "time (ms)" <<G
 set logscale xy
 set key top left
-set grid
 plot "$out/reads.dat" using 1:2 with linespoints title "cache view", \
      "$out/reads.dat" using 1:3 with linespoints title "fincore (mincore)", \
      "$out/reads.dat" using 1:4 with linespoints title "inode view (every folio)"
@@ -48,16 +54,12 @@ fi
 awk -F, '$2 == "walk" && $4 > 0 { printf "%s %s %s %s %s\n", $4, $5 / $4 / 1e3, $6 / $4 / 1e3, $7 / $4 / 1e3, $8 / $4 / 1e3 }' \
 	"$out/results.csv" >"$out/walk.dat"
 if [[ -s $out/walk.dat ]]; then
-	gnuplot <<G
-set terminal png noenhanced size 900,600
-set output "$out/walk.png"
-set title "Listing folios: find_present + get_order per folio vs bpf_filemap_get_folios (QEMU TCG)"
-set xlabel "folios listed"
-set ylabel "time per folio (us)"
+	plot "$out/walk.png" \
+		"Listing folios: find_present + get_order per folio vs bpf_filemap_get_folios (QEMU TCG)" \
+		"folios listed" "time per folio (us)" <<G
 set logscale x
 set yrange [0:*]
 set key top right
-set grid
 plot "$out/walk.dat" using 1:2 with points pt 7 title "loop, printing", \
      "$out/walk.dat" using 1:3 with points pt 5 title "batch, printing (the inode view)", \
      "$out/walk.dat" using 1:4 with points pt 6 title "loop, walk only", \
