@@ -135,7 +135,6 @@ int apply_policy(const char *policy_path, bool dry_run)
 
 	policy_init(&p);
 	pindir_init(&d);
-	mounts_forget();	/* watch applies again after mounts change */
 	ret = policy_load(&p, policy_path);
 	if (!ret)
 		ret = policy_validate(&p);
@@ -208,7 +207,7 @@ out:
 	plan_free(&pl);
 	pindir_close(&d);
 	policy_free(&p);
-	mounts_forget();
+	mounts_forget();	/* watch applies again after mounts change */
 	return ret;
 }
 

@@ -206,13 +206,15 @@ int pindir_open(struct pin_dir *d, const char *path, unsigned int flags)
 		err("%s: cannot lock it: %s", d->work_path, strerror(-ret));
 		return ret;
 	}
-	/* Root's alone, whatever the parent's default ACL passed on. */
-	ret = (flags & PINDIR_LOOK) ? 0 : set_dir_mode(d->work_fd, d->work_path, 0700);
-	if (!ret && !(flags & PINDIR_LOOK))
-		ret = empty_work_dir(d);
-	if (ret) {
-		err("%s: %s", d->work_path, strerror(-ret));
-		return ret;
+	if (!(flags & PINDIR_LOOK)) {
+		/* Root's alone, whatever the parent's default ACL passed on. */
+		ret = set_dir_mode(d->work_fd, d->work_path, 0700);
+		if (!ret)
+			ret = empty_work_dir(d);
+		if (ret) {
+			err("%s: %s", d->work_path, strerror(-ret));
+			return ret;
+		}
 	}
 open_cur:
 	d->cur_fd = openat(d->parent_fd, d->base,
