@@ -28,6 +28,11 @@ csv() { echo "CSV,$*"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3g", a / b; else print "-" }'; }
 ms() { awk -v n="$1" 'BEGIN { printf "%.3f", n / 1e6 }'; }
 slab_kb() { awk '$1 == "Slab:" { print $2 }' /proc/meminfo; }
+# The files are named by size: 1, 64, 1024 (MiB), sparse and tera.
+file_of() { case $1 in sparse | tera) echo $d/$1 ;; *) echo $d/f$1 ;; esac; }
+label_of() { case $1 in sparse) echo "$sparse_size sparse" ;; tera) echo "1T sparse" ;; *) echo "$1 MiB" ;; esac; }
+# Repetitions per timing: fewer as the file grows.
+reps_of() { case $1 in 1) echo 21 ;; 64) echo 11 ;; 1024) echo 5 ;; *) echo 3 ;; esac; }
 
 echo "== files: fully cached 1 MiB, 64 MiB, 1 GiB; sparse files of $sparse_size and 1 TiB with 64 MiB cached"
 for s in 1 64 1024; do
@@ -44,7 +49,6 @@ for f in sparse:$sparse_mib tera:$((1 << 20)); do
 done
 sync && echo 3 >/proc/sys/vm/drop_caches
 for s in 1 64 1024; do cat $d/f$s >/dev/null; done	# readahead: large folios
-for i in $(seq 0 63); do :; done
 cat >/run/b/policy.conf <<P
 cache c1 $d/f1 0400
 inode i1 $d/f1 0400
@@ -83,8 +87,8 @@ echo
 printf '%-14s %10s %10s %10s %8s | %10s %10s %8s %10s | %10s %s\n' file cached \
 	"cache ms" "fincore ms" ratio "inode ms" folios "ns/folio" "vs cache" "rfc ms" ""
 for s in 1 64 1024 sparse tera; do
-	case $s in 1) reps=21 ;; 64) reps=11 ;; 1024) reps=5 ;; *) reps=3 ;; esac
-	f=$d/$([[ $s == sparse || $s == tera ]] && echo $s || echo f$s)
+	reps=$(reps_of $s)
+	f=$(file_of $s)
 	c=$("$br" pin $pins/c$s $reps)
 	i=$("$br" pin $pins/i$s $reps)
 	if [[ $s == tera ]]; then
@@ -101,7 +105,7 @@ for s in 1 64 1024 sparse tera; do
 	fi
 	per=$(awk -v t="$(ns <<<"$i")" -v n="$folios" 'BEGIN { if (n) printf "%.0f", t / n; else print "-" }')
 	printf '%-14s %10s %10s %10s %8s | %10s %10s %8s %10s | %10s\n' \
-		"$(case $s in sparse) echo "$sparse_size sparse" ;; tera) echo "1T sparse" ;; *) echo "$s MiB" ;; esac)" "$cached" \
+		"$(label_of $s)" "$cached" \
 		"$(ms "$(ns <<<"$c")")" "$(ms "$(ns <<<"$m")")" "$(ratio "$(ns <<<"$m")" "$(ns <<<"$c")")x" \
 		"$(ms "$(ns <<<"$i")")" "$folios" "$per" "$(ratio "$(ns <<<"$i")" "$(ns <<<"$c")")x" "$rt"
 	[[ $s == tera || $(val resident <<<"$m") == "$cached" ]] ||
@@ -120,8 +124,8 @@ printf '%-14s %8s | %10s %10s %8s | %10s %10s %8s | %s\n' file folios \
 printf '%-14s %8s | %10s %10s %8s | %10s %10s %8s |\n' "" "" "(prints)" "(prints)" "" \
 	"loop ms" "batch ms" ""
 for s in 1 64 1024 sparse tera; do
-	case $s in 1) reps=21 ;; 64) reps=11 ;; 1024) reps=5 ;; *) reps=3 ;; esac
-	f=$d/$([[ $s == sparse || $s == tera ]] && echo $s || echo f$s)
+	reps=$(reps_of $s)
+	f=$(file_of $s)
 	t=()
 	for p in walk_loop walk_batch count_loop count_batch; do
 		"$ktool" pin "$walk" $p "$f" $rfcpins/$p$s ||
@@ -137,7 +141,7 @@ for s in 1 64 1024 sparse tera; do
 		   $(awk '{ n += $4 } END { print n }' $rfcpins/count_batch$s) ]] && same=yes
 	folios=$(grep -c '^folio ' $rfcpins/walk_batch$s)
 	printf '%-14s %8s | %10s %10s %8s | %10s %10s %8s | %s\n' \
-		"$(case $s in sparse) echo "$sparse_size sparse" ;; tera) echo "1T sparse" ;; *) echo "$s MiB" ;; esac)" \
+		"$(label_of $s)" \
 		"$folios" "$(ms "${t[0]}")" "$(ms "${t[1]}")" "$(ratio "${t[0]}" "${t[1]}")x" \
 		"$(ms "${t[2]}")" "$(ms "${t[3]}")" "$(ratio "${t[2]}" "${t[3]}")x" "$same"
 	csv "walk,$s,$folios,${t[0]},${t[1]},${t[2]},${t[3]},$same"
