@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "diag.h"
 
 const char *program_name = "fsiter-pin";
@@ -8,20 +10,115 @@ bool diag_quiet;
 bool diag_verbose;
 FILE *diag_out;
 
+size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned int c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates, beyond U+10FFFF. */
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * The one escaping routine. FULL: diag_escape()'s rules, for echoed input.
+ * Not FULL: only control bytes, C1 controls and invalid UTF-8 become \xNN,
+ * for a whole message whose own backslashes mean nothing special.
+ */
+static void escape(char *buf, size_t size, const char *s, bool full)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *c = (const unsigned char *)s;
+	size_t o = 0;
+
+	while (*c) {
+		char tmp[8];
+		size_t n = utf8_len(c), t = 0;
+
+		if (full && *c == '\\') {
+			tmp[t++] = '\\', tmp[t++] = '\\';
+		} else if (full && *c == '\n') {
+			tmp[t++] = '\\', tmp[t++] = 'n';
+		} else if (full && *c == '\t') {
+			tmp[t++] = '\\', tmp[t++] = 't';
+		} else if (*c < 0x20 || *c == 0x7f || !n ||
+			   (c[0] == 0xc2 && c[1] < 0xa0)) {
+			/* Invalid UTF-8 and C1: escape the lead byte alone,
+			 * the next ones are looked at on their own. */
+			n = 1;
+			tmp[t++] = '\\', tmp[t++] = 'x';
+			tmp[t++] = hex[*c >> 4], tmp[t++] = hex[*c & 15];
+		} else {
+			memcpy(tmp, c, n);
+			t = n;
+		}
+		if (o + t + 4 > size) {
+			if (size >= 4) {
+				memcpy(buf + (o <= size - 4 ? o : size - 4), "...", 4);
+				return;
+			}
+			break;
+		}
+		memcpy(buf + o, tmp, t);
+		o += t;
+		c += n;
+	}
+	if (size)
+		buf[o < size ? o : size - 1] = '\0';
+}
+
+const char *diag_escape(char *buf, size_t size, const char *s)
+{
+	escape(buf, size, s, true);
+	return buf;
+}
+
 static void vmsg(const char *prefix, const struct loc *loc, const char *fmt,
 		 va_list ap)
 {
 	FILE *out = diag_out ?: stderr;
+	char *text = NULL, *safe;
+	size_t size;
 
 	if (diag_quiet)
 		return;
 	fprintf(out, "%s: ", program_name);
 	if (loc)
-		fprintf(out, "%s:%u: ", loc->file, loc->line);
+		fprintf(out, "%s:%u: ", ESC(loc->file), loc->line);
 	if (prefix)
 		fputs(prefix, out);
-	vfprintf(out, fmt, ap);
+	if (vasprintf(&text, fmt, ap) < 0) {
+		fputs("(a message was lost: out of memory)\n", out);
+		return;
+	}
+	size = 4 * strlen(text) + 4;
+	safe = malloc(size);
+	if (safe) {
+		escape(safe, size, text, false);
+		fputs(safe, out);
+	} else {
+		fputs("(a message was lost: out of memory)", out);
+	}
 	fputc('\n', out);
+	free(safe);
+	free(text);
 }
 
 #define DEFINE_MSG(fn, prefix, cond)					\

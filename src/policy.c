@@ -141,7 +141,7 @@ static int parse_setting(struct policy *p, const struct loc *loc,
 	if (!strcmp(f[1], "pin-dir")) {
 		why = policy_path_error(f[2]);
 		if (why) {
-			err_at(loc, "pin-dir '%s': %s", f[2], why);
+			err_at(loc, "pin-dir '%s': %s", ESC(f[2]), why);
 			return -EINVAL;
 		}
 		free(p->pin_dir);
@@ -157,12 +157,12 @@ static int parse_setting(struct policy *p, const struct loc *loc,
 		} else if (!strcmp(f[2], "no")) {
 			p->grant_traverse = false;
 		} else {
-			err_at(loc, "grant-traverse '%s': expected 'yes' or 'no'", f[2]);
+			err_at(loc, "grant-traverse '%s': expected 'yes' or 'no'", ESC(f[2]));
 			return -EINVAL;
 		}
 		return 0;
 	}
-	err_at(loc, "unknown setting '%s' (known: pin-dir, grant-traverse)", f[1]);
+	err_at(loc, "unknown setting '%s' (known: pin-dir, grant-traverse)", ESC(f[1]));
 	return -EINVAL;
 }
 
@@ -190,35 +190,35 @@ static int parse_entry(struct policy_entry *e, const struct loc *loc,
 	}
 	e->view = view_lookup(f[F_VIEW]);
 	if (!e->view) {
-		err_at(loc, "unknown view '%s' (known: %s)", f[F_VIEW], view_names());
+		err_at(loc, "unknown view '%s' (known: %s)", ESC(f[F_VIEW]), view_names());
 		bad = 1;
 	}
 	why = policy_name_error(f[F_NAME]);
 	if (why) {
-		err_at(loc, "name '%s': %s", f[F_NAME], why);
+		err_at(loc, "name '%s': %s", ESC(f[F_NAME]), why);
 		bad = 1;
 	}
 	why = policy_path_error(f[F_PATH]);
 	if (why) {
-		err_at(loc, "path '%s': %s", f[F_PATH], why);
+		err_at(loc, "path '%s': %s", ESC(f[F_PATH]), why);
 		bad = 1;
 	}
 	e->mode = POLICY_DEFAULT_MODE;
 	if (n > F_MODE && !is_default(f[F_MODE])) {
 		why = policy_mode_parse(f[F_MODE], &e->mode);
 		if (why) {
-			err_at(loc, "mode '%s': %s", f[F_MODE], why);
+			err_at(loc, "mode '%s': %s", ESC(f[F_MODE]), why);
 			bad = 1;
 		}
 	}
 	if (n > F_OWNER && !is_default(f[F_OWNER]) &&
 	    (why = policy_account_error(f[F_OWNER]))) {
-		err_at(loc, "owner '%s': %s", f[F_OWNER], why);
+		err_at(loc, "owner '%s': %s", ESC(f[F_OWNER]), why);
 		bad = 1;
 	}
 	if (n > F_GROUP && !is_default(f[F_GROUP]) &&
 	    (why = policy_account_error(f[F_GROUP]))) {
-		err_at(loc, "group '%s': %s", f[F_GROUP], why);
+		err_at(loc, "group '%s': %s", ESC(f[F_GROUP]), why);
 		bad = 1;
 	}
 	if (n > F_OPTIONS && !is_default(f[F_OPTIONS])) {
@@ -226,7 +226,7 @@ static int parse_entry(struct policy_entry *e, const struct loc *loc,
 
 		why = policy_options_parse(f[F_OPTIONS], &e->options, &bad_opt);
 		if (why) {
-			err_at(loc, "option '%s': %s", bad_opt, why);
+			err_at(loc, "option '%s': %s", ESC(bad_opt), why);
 			bad = 1;
 		}
 	}
@@ -259,8 +259,8 @@ static int add_entry(struct policy *p, struct policy_entry *e)
 			entry_free(e);
 			return -EINVAL;
 		}
-		info_v("%s:%u: '%s' overrides %s:%u", e->loc.file, e->loc.line,
-		       e->name, old->loc.file, old->loc.line);
+		info_v("%s:%u: '%s' overrides %s:%u", ESC(e->loc.file), e->loc.line,
+		       e->name, ESC(old->loc.file), old->loc.line);
 		entry_free(old);
 		*old = *e;
 		return 0;

@@ -83,7 +83,7 @@ static int parse_file(struct policy *p, const char *path)
 
 	ret = read_file(path, &buf, &len);
 	if (ret) {
-		err("%s: %s", path, ret == -EINVAL ? "not a regular file" :
+		err("%s: %s", ESC(path), ret == -EINVAL ? "not a regular file" :
 		    strerror(-ret));
 		return ret;
 	}
@@ -115,7 +115,7 @@ int policy_load(struct policy *p, const char *path)
 	n = scandir(dir, &names, conf_filter, alphasort);
 	if (n < 0) {
 		if (errno != ENOENT && errno != ENOTDIR) {
-			err("%s: %s", dir, strerror(errno));
+			err("%s: %s", ESC(dir), strerror(errno));
 			ret = ret ?: -errno;
 		}
 		n = 0;

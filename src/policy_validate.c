@@ -104,7 +104,7 @@ static int validate_acl(struct policy_entry *e)
 		size_t i;
 
 		if (why) {
-			err_at(&e->loc, "acl '%s': %s", tok, why);
+			err_at(&e->loc, "acl '%s': %s", ESC(tok), why);
 			ret = -EINVAL;
 			continue;
 		}
@@ -113,7 +113,7 @@ static int validate_acl(struct policy_entry *e)
 				break;
 		if (i < e->nr_grants) {
 			err_at(&e->loc, "acl '%s': a second entry for the same %s",
-			       tok, g.is_group ? "group" : "user");
+			       ESC(tok), g.is_group ? "group" : "user");
 			ret = -EINVAL;
 			continue;
 		}
@@ -126,7 +126,7 @@ static int validate_acl(struct policy_entry *e)
 		e->grants[e->nr_grants++] = g;
 	}
 	if (!ret && !e->nr_grants) {
-		err_at(&e->loc, "acl '%s': no entries", e->acl);
+		err_at(&e->loc, "acl '%s': no entries", ESC(e->acl));
 		ret = -EINVAL;
 	}
 	free(text);
@@ -153,11 +153,11 @@ static int validate_entry(struct policy_entry *e)
 	e->uid = 0;
 	e->gid = 0;
 	if (e->owner && resolve_user(e->owner, &e->uid)) {
-		err_at(&e->loc, "owner '%s': no such user", e->owner);
+		err_at(&e->loc, "owner '%s': no such user", ESC(e->owner));
 		ret = -EINVAL;
 	}
 	if (e->group && resolve_group(e->group, &e->gid)) {
-		err_at(&e->loc, "group '%s': no such group", e->group);
+		err_at(&e->loc, "group '%s': no such group", ESC(e->group));
 		ret = -EINVAL;
 	}
 	if (e->acl) {
@@ -201,7 +201,7 @@ int policy_validate(struct policy *p)
 			if (o->view == e->view && o->options == e->options &&
 			    !strcmp(o->path, e->path)) {
 				err_at(&e->loc, "'%s' repeats '%s' (%s:%u): the same view of the same path with the same options",
-				       e->name, o->name, o->loc.file, o->loc.line);
+				       e->name, o->name, ESC(o->loc.file), o->loc.line);
 				ret = -EINVAL;
 			}
 		}

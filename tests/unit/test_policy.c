@@ -52,6 +52,20 @@ static int count_lines(const char *s)
 	return n;
 }
 
+/* Messages hold no control byte but their newlines, and are UTF-8. */
+static int clean(const char *s)
+{
+	for (const unsigned char *c = (const unsigned char *)s; c && *c; ) {
+		size_t n = utf8_len(c);
+
+		if (!n || (*c < 0x20 && *c != '\n') || *c == 0x7f ||
+		    (c[0] == 0xc2 && c[1] < 0xa0))
+			return 0;
+		c += n;
+	}
+	return 1;
+}
+
 /* One bad line: expect -EINVAL and exactly one message containing WANT. */
 static void bad(const char *text, const char *want)
 {
@@ -64,6 +78,7 @@ static void bad(const char *text, const char *want)
 	CHECK(msgs && strstr(msgs, want), "'%s': no message '%s'", text, want);
 	CHECK(count_lines(msgs) == 1, "'%s': %d messages, want 1", text,
 	      count_lines(msgs));
+	CHECK(clean(msgs), "'%s': a raw control byte in the messages", text);
 	policy_free(&p);
 }
 
@@ -266,6 +281,50 @@ static void test_nul_byte(void)
 	policy_free(&p);
 }
 
+/* Input echoed in a message is escaped; the terminal gets no raw control. */
+static void test_escaped_echo(void)
+{
+	char buf[16];
+	struct policy p;
+	int ret;
+
+	bad("inod\x1b[2J x /etc/passwd", "unknown view 'inod\\x1b[2J'");
+	bad("inode a\x7f\x9b /etc/passwd", "name 'a\\x7f\\x9b': not valid UTF-8");
+	bad("inode a\xc2\x9b /etc/passwd", "name 'a\\xc2\\x9b': only ASCII");
+	bad("inode x /etc/passwd 04\x07", "mode '04\\x07'");
+	bad("inode x /etc/passwd - r\roo\x01t", "owner 'r\\x0doo\\x01t'");
+	bad("inode x /etc/passwd - - - - nofail,\x1b]0;x\x07", "option '\\x1b]0;x\\x07'");
+	bad("set colour\x1b blue", "unknown setting 'colour\\x1b'");
+	bad("set grant-traverse \x1b", "grant-traverse '\\x1b'");
+	bad("inode x /etc/passwd - - - u:\x1b:r", "acl 'u:\\x1b:r'");
+
+	/* The file name too: a drop-in's name is not the administrator's. */
+	policy_init(&p);
+	ret = run(&p, "policy.d/\x1b[31m.conf", "inod x /a\n", 0);
+	CHECK(ret == -EINVAL && strstr(msgs, "policy.d/\\x1b[31m.conf:1: unknown view"),
+	      "file name escaped: %s", msgs);
+	CHECK(clean(msgs), "file name: a raw control byte");
+	policy_free(&p);
+
+	CHECK(!strcmp(ESC("a\\b\nc\td\xc3\xa9\xe2\x80\xae"), "a\\\\b\\nc\\td\xc3\xa9\xe2\x80\xae"),
+	      "ESC: backslash, newline, tab, UTF-8 kept");
+	CHECK(!strcmp(ESC("\xc3"), "\\xc3") && !strcmp(ESC("\xed\xa0\x80"), "\\xed\\xa0\\x80") &&
+	      !strcmp(ESC("\xc2\x85"), "\\xc2\\x85"),
+	      "ESC: a cut sequence, a surrogate, a C1 control");
+	CHECK(!strcmp(diag_escape(buf, sizeof(buf), "0123456789abcdef"), "0123456789ab...") &&
+	      !strcmp(diag_escape(buf, sizeof(buf), "0123456789\x01"), "0123456789..."),
+	      "diag_escape cuts with ... : %s", buf);
+
+	/* The last guard: a message that prints input without ESC(). */
+	free(msgs);
+	msgs = NULL;
+	diag_out = open_memstream(&msgs, &msgs_len);
+	err("raw %s", "\x1b[2J\xff");
+	fclose(diag_out);
+	diag_out = NULL;
+	CHECK(!strcmp(msgs, "fsiter-pin: raw \\x1b[2J\\xff\n"), "guard: %s", msgs);
+}
+
 int main(void)
 {
 	test_good();
@@ -274,6 +333,7 @@ int main(void)
 	test_all_errors();
 	test_dropin_override();
 	test_nul_byte();
+	test_escaped_echo();
 	free(msgs);
 	printf("%d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
