@@ -6,7 +6,9 @@
  *   view name path [mode [owner [group [acl [options]]]]]
  *
  * "-" or a missing trailing field means the default. A field may be
- * double-quoted, with \" and \\ inside. Nothing here touches the system.
+ * double-quoted. Paths (the path field, set pin-dir) take the escapes \\,
+ * \", \n, \t and \xNN; no other field does. Nothing here touches the
+ * system.
  */
 #include <errno.h>
 #include <limits.h>
@@ -57,7 +59,10 @@ const struct policy_entry *policy_find(const struct policy *p,
 
 /*
  * Split LINE in place into at most MAX_FIELDS + 1 fields (one more, to
- * tell "too many"). Returns the count, or -1 with *why set.
+ * tell "too many"). A field in double quotes may hold blanks; the quotes
+ * go, and a backslash keeps the next character from ending the field or
+ * the quote. Escapes are left as written, for the fields that decode them
+ * (policy_unescape()). Returns the count, or -1 with *why set.
  */
 static int split_fields(char *line, char **fields, const char **why)
 {
@@ -65,28 +70,28 @@ static int split_fields(char *line, char **fields, const char **why)
 	char *s = line;
 
 	for (;;) {
-		char *out;
-
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (!*s || (*s == '#' && n == 0))
 			break;
 		if (n == MAX_FIELDS + 1)
 			break;
-		fields[n++] = out = s;
 		if (*s != '"') {
+			fields[n++] = s;
 			while (*s && *s != ' ' && *s != '\t') {
 				if (*s == '"') {
 					*why = "a quote inside a field; quote the whole field";
 					return -1;
 				}
+				if (*s == '\\' && s[1] && s[1] != ' ' && s[1] != '\t')
+					s++;
 				s++;
 			}
 			if (*s)
 				*s++ = '\0';
 			continue;
 		}
-		s++;
+		fields[n++] = ++s;
 		for (;;) {
 			if (!*s) {
 				*why = "unterminated quote";
@@ -94,18 +99,17 @@ static int split_fields(char *line, char **fields, const char **why)
 			}
 			if (*s == '"')
 				break;
-			if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
+			if (*s == '\\' && s[1])
 				s++;
-			*out++ = *s++;
+			s++;
 		}
-		s++;
+		*s++ = '\0';
 		if (*s && *s != ' ' && *s != '\t') {
 			*why = "text right after a closing quote";
 			return -1;
 		}
 		if (*s)
 			s++;
-		*out = '\0';
 	}
 	return n;
 }
@@ -139,15 +143,24 @@ static int parse_setting(struct policy *p, const struct loc *loc,
 		return -EINVAL;
 	}
 	if (!strcmp(f[1], "pin-dir")) {
-		why = policy_path_error(f[2]);
+		char *dir = strdup(f[2]);
+
+		if (!dir)
+			return -ENOMEM;
+		why = policy_unescape(dir);
 		if (why) {
 			err_at(loc, "pin-dir '%s': %s", ESC(f[2]), why);
+			free(dir);
+			return -EINVAL;
+		}
+		why = policy_path_error(dir);
+		if (why) {
+			err_at(loc, "pin-dir '%s': %s", ESC(dir), why);
+			free(dir);
 			return -EINVAL;
 		}
 		free(p->pin_dir);
-		p->pin_dir = strdup(f[2]);
-		if (!p->pin_dir)
-			return -ENOMEM;
+		p->pin_dir = dir;
 		p->pin_dir_loc = *loc;
 		return 0;
 	}
@@ -198,9 +211,15 @@ static int parse_entry(struct policy_entry *e, const struct loc *loc,
 		err_at(loc, "name '%s': %s", ESC(f[F_NAME]), why);
 		bad = 1;
 	}
-	why = policy_path_error(f[F_PATH]);
+	e->path = strdup(f[F_PATH]);
+	if (!e->path)
+		return -ENOMEM;
+	why = policy_unescape(e->path);
 	if (why) {
 		err_at(loc, "path '%s': %s", ESC(f[F_PATH]), why);
+		bad = 1;
+	} else if ((why = policy_path_error(e->path))) {
+		err_at(loc, "path '%s': %s", ESC(e->path), why);
 		bad = 1;
 	}
 	e->mode = POLICY_DEFAULT_MODE;
@@ -221,6 +240,11 @@ static int parse_entry(struct policy_entry *e, const struct loc *loc,
 		err_at(loc, "group '%s': %s", ESC(f[F_GROUP]), why);
 		bad = 1;
 	}
+	if (n > F_ACL && strchr(f[F_ACL], '\\')) {
+		err_at(loc, "acl '%s': a backslash; only paths take escapes",
+		       ESC(f[F_ACL]));
+		bad = 1;
+	}
 	if (n > F_OPTIONS && !is_default(f[F_OPTIONS])) {
 		const char *bad_opt;
 
@@ -232,7 +256,7 @@ static int parse_entry(struct policy_entry *e, const struct loc *loc,
 	}
 	if (bad)
 		return -EINVAL;
-	if (dup_field(&e->name, f[F_NAME]) || dup_field(&e->path, f[F_PATH]) ||
+	if (dup_field(&e->name, f[F_NAME]) ||
 	    dup_field(&e->owner, n > F_OWNER ? f[F_OWNER] : NULL) ||
 	    dup_field(&e->group, n > F_GROUP ? f[F_GROUP] : NULL) ||
 	    dup_field(&e->acl, n > F_ACL ? f[F_ACL] : NULL))
@@ -291,7 +315,7 @@ int policy_parse_buf(struct policy *p, const char *file, const char *buf,
 		size_t n = nl ? (size_t)(nl - buf - pos) : len - pos;
 		struct policy_entry e = { 0 };
 		char *f[MAX_FIELDS + 1];
-		const char *why;
+		const char *why = NULL;
 		int nf;
 
 		loc.line++;

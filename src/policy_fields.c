@@ -66,6 +66,59 @@ const char *policy_path_error(const char *path)
 	return NULL;
 }
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+const char *policy_unescape(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		int hi, lo;
+
+		if (*s != '\\') {
+			*out++ = *s;
+			continue;
+		}
+		switch (*++s) {
+		case '\\':
+		case '"':
+			*out++ = *s;
+			break;
+		case 'n':
+			*out++ = '\n';
+			break;
+		case 't':
+			*out++ = '\t';
+			break;
+		case 'x':
+			hi = hex_digit(s[1]);
+			lo = hi < 0 ? -1 : hex_digit(s[2]);
+			if (lo < 0)
+				return "\\x needs two hex digits, like \\x0a";
+			if (!hi && !lo)
+				return "\\x00: a path cannot hold a NUL byte";
+			*out++ = (char)(hi << 4 | lo);
+			s += 2;
+			break;
+		case '\0':
+			return "a '\\' at the end of the field";
+		default:
+			return "unknown escape (known: \\\\, \\\", \\n, \\t, \\xNN)";
+		}
+	}
+	*out = '\0';
+	return NULL;
+}
+
 const char *policy_mode_parse(const char *s, mode_t *mode)
 {
 	unsigned int m = 0;

@@ -12,6 +12,11 @@
 const char *policy_name_error(const char *name);
 /* An absolute path without "." or ".." components. */
 const char *policy_path_error(const char *path);
+/*
+ * Decode, in place, the escapes of a field that takes them (a path, the
+ * pin-dir): \\ \" \n \t \xNN (not \x00). NULL, or why the field is bad.
+ */
+const char *policy_unescape(char *s);
 /* Octal, read bits only. */
 const char *policy_mode_parse(const char *s, mode_t *mode);
 /* A user or group: a name (as useradd accepts it) or a number. */

@@ -325,6 +325,56 @@ static void test_escaped_echo(void)
 	CHECK(!strcmp(msgs, "fsiter-pin: raw \\x1b[2J\\xff\n"), "guard: %s", msgs);
 }
 
+/* Paths and pin-dir decode \\ \" \n \t \xNN; no other field does. */
+static void test_path_escapes(void)
+{
+	struct policy p;
+	const struct policy_entry *e;
+	int ret;
+
+	policy_init(&p);
+	ret = run(&p, "t.conf",
+		  "set pin-dir /sys/fs/bpf/a\\x20b\n"
+		  "inode nl \"/srv/a\\nb\"\n"
+		  "inode sp /srv/a\\x20b\\x7E\n"
+		  "inode tab /srv/tab\\there\n"
+		  "inode bs /srv/back\\\\slash\n"
+		  "inode qu /srv/q\\\"uote\n"
+		  "inode qq \"/srv/q \\\"x\\\"\"\n"
+		  "inode esc /srv/\\x1b\\xc3\\xa9\n", 1);
+	CHECK(ret == 0, "escapes: ret %d", ret);
+	CHECK(p.pin_dir && !strcmp(p.pin_dir, "/sys/fs/bpf/a b"), "pin-dir decoded");
+	e = policy_find(&p, "nl");
+	CHECK(e && !strcmp(e->path, "/srv/a\nb"), "\\n");
+	e = policy_find(&p, "sp");
+	CHECK(e && !strcmp(e->path, "/srv/a b~"), "\\x20 and \\x7E");
+	e = policy_find(&p, "tab");
+	CHECK(e && !strcmp(e->path, "/srv/tab\there"), "\\t");
+	e = policy_find(&p, "bs");
+	CHECK(e && !strcmp(e->path, "/srv/back\\slash"), "\\\\");
+	e = policy_find(&p, "qu");
+	CHECK(e && !strcmp(e->path, "/srv/q\"uote"), "\\\" unquoted");
+	e = policy_find(&p, "qq");
+	CHECK(e && !strcmp(e->path, "/srv/q \"x\""), "\\\" quoted");
+	e = policy_find(&p, "esc");
+	CHECK(e && !strcmp(e->path, "/srv/\x1b\xc3\xa9"), "control byte and UTF-8");
+	policy_free(&p);
+
+	bad("inode x /srv/a\\x0", "path '/srv/a\\\\x0': \\x needs two hex digits");
+	bad("inode x /srv/a\\xg0", "\\x needs two hex digits");
+	bad("inode x /srv/a\\x00b", "\\x00: a path cannot hold a NUL byte");
+	bad("inode x /srv/a\\q", "path '/srv/a\\\\q': unknown escape");
+	bad("inode x /srv/a\\", "a '\\' at the end of the field");
+	bad("inode x \"/srv/a\\\"", "unterminated quote");
+	bad("inode x /etc/\\x2e\\x2e/passwd", "path '/etc/../passwd': '.' and '..' components");
+	bad("inode x rel\\x1b", "path 'rel\\x1b': not an absolute path");
+	bad("set pin-dir /sys/fs/bpf/\\x2e\\x2e", "pin-dir '/sys/fs/bpf/..'");
+	bad("set pin-dir /sys/fs/bpf/\\z", "pin-dir '/sys/fs/bpf/\\\\z': unknown escape");
+	/* Not decoded elsewhere: a backslash stays, and no other field takes it */
+	bad("inode a\\x41 /etc/passwd", "name 'a\\\\x41': only ASCII letters");
+	bad("inode x /etc/passwd - - - u:ro\\157t:r", "acl 'u:ro\\\\157t:r': a backslash; only paths take escapes");
+}
+
 int main(void)
 {
 	test_good();
@@ -334,6 +384,7 @@ int main(void)
 	test_dropin_override();
 	test_nul_byte();
 	test_escaped_echo();
+	test_path_escapes();
 	free(msgs);
 	printf("%d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
