@@ -153,7 +153,7 @@ static int parse_setting(struct policy *p, const struct loc *loc,
 			free(dir);
 			return -EINVAL;
 		}
-		why = policy_path_error(dir);
+		why = policy_pin_dir_error(dir);
 		if (why) {
 			err_at(loc, "pin-dir '%s': %s", ESC(dir), why);
 			free(dir);

@@ -66,6 +66,22 @@ const char *policy_path_error(const char *path)
 	return NULL;
 }
 
+const char *policy_pin_dir_error(const char *dir)
+{
+	const char *why = policy_path_error(dir);
+	size_t len = strlen(dir);
+
+	if (why)
+		return why;
+	if (strstr(dir, "//"))
+		return "write it with single slashes";
+	if (dir[len - 1] == '/')
+		return "a trailing '/'; write the directory without it";
+	if (!strcmp(dir, "/sys/fs/bpf"))
+		return "that is the root of bpffs, which other programs share; name a directory inside it, like /sys/fs/bpf/fsiter";
+	return NULL;
+}
+
 static int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')

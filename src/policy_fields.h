@@ -12,6 +12,9 @@
 const char *policy_name_error(const char *name);
 /* An absolute path without "." or ".." components. */
 const char *policy_path_error(const char *path);
+/* A pin-dir: a path as above, inside bpffs' root, without "//" or a
+ * trailing '/'. */
+const char *policy_pin_dir_error(const char *dir);
 /*
  * Decode, in place, the escapes of a field that takes them (a path, the
  * pin-dir): \\ \" \n \t \xNN (not \x00). NULL, or why the field is bad.

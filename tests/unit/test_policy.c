@@ -180,6 +180,12 @@ static void test_bad_fields(void)
 	bad("inode x a\"b\"", "a quote inside a field");
 	bad("inode x \"/a\"b", "text right after a closing quote");
 	bad("set pin-dir relative", "pin-dir 'relative': not an absolute path");
+	bad("set pin-dir /sys/fs/bpf/fsiter/", "t.conf:1: pin-dir '/sys/fs/bpf/fsiter/': a trailing '/'");
+	bad("set pin-dir /sys/fs/bpf/", "t.conf:1: pin-dir '/sys/fs/bpf/': a trailing '/'");
+	bad("set pin-dir /", "t.conf:1: pin-dir '/': a trailing '/'");
+	bad("# x\nset pin-dir /sys/fs/bpf", "t.conf:2: pin-dir '/sys/fs/bpf': that is the root of bpffs");
+	bad("set pin-dir /sys//fs/bpf", "pin-dir '/sys//fs/bpf': write it with single slashes");
+	bad("set pin-dir \"/sys/fs/bpf\\x2f\"", "pin-dir '/sys/fs/bpf/': a trailing '/'");
 	bad("set grant-traverse maybe", "expected 'yes' or 'no'");
 	bad("set colour blue", "unknown setting 'colour'");
 	bad("set pin-dir", "'set' takes a key and a value");
