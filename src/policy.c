@@ -142,6 +142,16 @@ static int parse_setting(struct policy *p, const struct loc *loc,
 		err_at(loc, "'set' takes a key and a value");
 		return -EINVAL;
 	}
+	if (!strcmp(f[1], "pin-dir") || !strcmp(f[1], "grant-traverse")) {
+		const struct loc *first = f[1][0] == 'p' ? &p->pin_dir_loc :
+					  &p->grant_traverse_loc;
+
+		if (first->file == loc->file) {
+			err_at(loc, "'set %s' given twice (first at line %u)",
+			       f[1], first->line);
+			return -EINVAL;
+		}
+	}
 	if (!strcmp(f[1], "pin-dir")) {
 		char *dir = strdup(f[2]);
 
@@ -173,6 +183,7 @@ static int parse_setting(struct policy *p, const struct loc *loc,
 			err_at(loc, "grant-traverse '%s': expected 'yes' or 'no'", ESC(f[2]));
 			return -EINVAL;
 		}
+		p->grant_traverse_loc = *loc;
 		return 0;
 	}
 	err_at(loc, "unknown setting '%s' (known: pin-dir, grant-traverse)", ESC(f[1]));

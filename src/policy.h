@@ -53,6 +53,7 @@ struct policy {
 	char *pin_dir;
 	struct loc pin_dir_loc;
 	bool grant_traverse;
+	struct loc grant_traverse_loc;	/* .file NULL: not set */
 	struct policy_entry *entries;
 	size_t nr_entries;
 	/* The files read, in order: the strings that loc.file points to. */
@@ -64,9 +65,10 @@ void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 
 /*
- * Parse one file's text as FILE. Entries of FILE replace same-named ones of
- * files parsed before. Reports every error; returns 0, -EINVAL if there was
- * any, or -ENOMEM.
+ * Parse one file's text as FILE. Entries and settings of FILE replace
+ * those of files parsed before; the same name or setting twice in FILE is
+ * an error. Reports every error; returns 0, -EINVAL if there was any, or
+ * -ENOMEM.
  */
 int policy_parse_buf(struct policy *p, const char *file, const char *buf,
 		     size_t len);

@@ -186,6 +186,8 @@ static void test_bad_fields(void)
 	bad("# x\nset pin-dir /sys/fs/bpf", "t.conf:2: pin-dir '/sys/fs/bpf': that is the root of bpffs");
 	bad("set pin-dir /sys//fs/bpf", "pin-dir '/sys//fs/bpf': write it with single slashes");
 	bad("set pin-dir \"/sys/fs/bpf\\x2f\"", "pin-dir '/sys/fs/bpf/': a trailing '/'");
+	bad("set pin-dir /sys/fs/bpf/a\n\nset pin-dir /sys/fs/bpf/a\n", "t.conf:3: 'set pin-dir' given twice (first at line 1)");
+	bad("set grant-traverse no\nset pin-dir /sys/fs/bpf/a\nset grant-traverse yes\n", "t.conf:3: 'set grant-traverse' given twice (first at line 1)");
 	bad("set grant-traverse maybe", "expected 'yes' or 'no'");
 	bad("set colour blue", "unknown setting 'colour'");
 	bad("set pin-dir", "'set' takes a key and a value");
@@ -256,6 +258,13 @@ static void test_dropin_override(void)
 	      e->mode == 0440 && !strcmp(e->loc.file, "policy.d/10-x.conf"),
 	      "a comes from the drop-in");
 	CHECK(!strcmp(p.pin_dir, "/sys/fs/bpf/x"), "pin-dir overridden");
+	/* A setting of an earlier file is replaced; twice in one file is not. */
+	ret = run(&p, "policy.d/15-z.conf", "set pin-dir /sys/fs/bpf/z\nset grant-traverse yes\n", 0);
+	CHECK(ret == 0 && !strcmp(p.pin_dir, "/sys/fs/bpf/z") && p.grant_traverse,
+	      "settings of a drop-in replace the earlier ones: %d", ret);
+	ret = run(&p, "policy.d/16-z.conf", "set grant-traverse no\nset grant-traverse no\n", 0);
+	CHECK(ret == -EINVAL && strstr(msgs, "policy.d/16-z.conf:2: 'set grant-traverse' given twice (first at line 1)"),
+	      "a setting twice in a drop-in");
 	/* A same-named entry twice in the drop-in is still an error. */
 	ret = run(&p, "policy.d/20-y.conf", "inode b /a\ninode b /b\n", 0);
 	CHECK(ret == -EINVAL && strstr(msgs, "policy.d/20-y.conf:2: duplicate name 'b'"),
