@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 #include "policy.h"
@@ -36,8 +37,24 @@ static void entry_free(struct policy_entry *e)
 	free(e->grants);
 }
 
+/*
+ * A node of p->by_name: an entry's name and where the entry is. The name
+ * is the entry's own string, so it changes when the entry is replaced.
+ */
+struct name_ref {
+	const char *name;
+	size_t idx;
+};
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct name_ref *)a)->name,
+		      ((const struct name_ref *)b)->name);
+}
+
 void policy_free(struct policy *p)
 {
+	tdestroy(p->by_name, free);
 	for (size_t i = 0; i < p->nr_entries; i++)
 		entry_free(&p->entries[i]);
 	free(p->entries);
@@ -51,10 +68,10 @@ void policy_free(struct policy *p)
 const struct policy_entry *policy_find(const struct policy *p,
 				       const char *name)
 {
-	for (size_t i = 0; i < p->nr_entries; i++)
-		if (!strcmp(p->entries[i].name, name))
-			return &p->entries[i];
-	return NULL;
+	struct name_ref key = { .name = name };
+	struct name_ref **found = tfind(&key, &p->by_name, name_cmp);
+
+	return found ? &p->entries[(*found)->idx] : NULL;
 }
 
 /*
@@ -277,17 +294,30 @@ static int parse_entry(struct policy_entry *e, const struct loc *loc,
 
 /*
  * Add E. A same-named entry of an earlier file is replaced (drop-ins
- * override by name); one of the same file is an error.
+ * override by name); one of the same file is an error. The names are in a
+ * tree, so n entries take O(n log n).
  */
 static int add_entry(struct policy *p, struct policy_entry *e)
 {
-	struct policy_entry *entries;
+	struct name_ref *ref, **found;
 
-	for (size_t i = 0; i < p->nr_entries; i++) {
-		struct policy_entry *old = &p->entries[i];
+	ref = malloc(sizeof(*ref));
+	if (!ref) {
+		entry_free(e);
+		return -ENOMEM;
+	}
+	ref->name = e->name;
+	ref->idx = p->nr_entries;
+	found = tsearch(ref, &p->by_name, name_cmp);
+	if (!found) {
+		free(ref);
+		entry_free(e);
+		return -ENOMEM;
+	}
+	if (*found != ref) {
+		struct policy_entry *old = &p->entries[(*found)->idx];
 
-		if (strcmp(old->name, e->name))
-			continue;
+		free(ref);
 		if (old->loc.file == e->loc.file) {
 			err_at(&e->loc, "duplicate name '%s' (first at line %u)",
 			       e->name, old->loc.line);
@@ -298,15 +328,24 @@ static int add_entry(struct policy *p, struct policy_entry *e)
 		       e->name, ESC(old->loc.file), old->loc.line);
 		entry_free(old);
 		*old = *e;
+		(*found)->name = old->name;
 		return 0;
 	}
-	entries = realloc(p->entries, (p->nr_entries + 1) * sizeof(*entries));
-	if (!entries) {
-		entry_free(e);
-		return -ENOMEM;
+	if (p->nr_entries == p->entries_cap) {
+		size_t cap = p->entries_cap ? 2 * p->entries_cap : 16;
+		struct policy_entry *entries;
+
+		entries = reallocarray(p->entries, cap, sizeof(*entries));
+		if (!entries) {
+			tdelete(ref, &p->by_name, name_cmp);
+			free(ref);
+			entry_free(e);
+			return -ENOMEM;
+		}
+		p->entries = entries;
+		p->entries_cap = cap;
 	}
-	p->entries = entries;
-	entries[p->nr_entries++] = *e;
+	p->entries[p->nr_entries++] = *e;
 	return 0;
 }
 

@@ -56,6 +56,8 @@ struct policy {
 	struct loc grant_traverse_loc;	/* .file NULL: not set */
 	struct policy_entry *entries;
 	size_t nr_entries;
+	size_t entries_cap;	/* allocated */
+	void *by_name;		/* tsearch(3) tree of the names, for O(log n) */
 	/* The files read, in order: the strings that loc.file points to. */
 	char **files;
 	size_t nr_files;
@@ -81,6 +83,7 @@ int policy_load(struct policy *p, const char *path);
 /* Resolve users, groups and ACLs, and check grants. 0 or -EINVAL. */
 int policy_validate(struct policy *p);
 
+/* The entry named NAME, or NULL; O(log n). */
 const struct policy_entry *policy_find(const struct policy *p,
 				       const char *name);
 /* The drop-in directory of PATH, malloc'ed; NULL on ENOMEM. */

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
+#include <search.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/acl.h>
@@ -90,7 +92,67 @@ out:
 	return why;
 }
 
-static int validate_acl(struct policy_entry *e)
+/*
+ * What NSS and libacl answered for one text, asked once per validation:
+ * a policy of many entries names few users, and each getpwnam() may read
+ * /etc/passwd again.
+ */
+struct lookup {
+	char kind;		/* 'u' user, 'g' group, 'a' one ACL entry */
+	char *text;
+	int ret;		/* 'u', 'g': 0 or -ENOENT */
+	unsigned int id;
+	const char *why;	/* 'a': NULL, or why the entry is bad */
+	struct policy_grant grant;
+};
+
+static int lookup_cmp(const void *a, const void *b)
+{
+	const struct lookup *x = a, *y = b;
+
+	return x->kind != y->kind ? x->kind - y->kind : strcmp(x->text, y->text);
+}
+
+static void lookup_free(void *l)
+{
+	free(((struct lookup *)l)->text);
+	free(l);
+}
+
+/* The answer for KIND and TEXT from CACHE, asked now if it is not there. */
+static const struct lookup *lookup(void **cache, char kind, const char *text)
+{
+	struct lookup key = { .kind = kind, .text = (char *)text }, *l, **found;
+
+	found = tfind(&key, cache, lookup_cmp);
+	if (found)
+		return *found;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->kind = kind;
+	l->text = strdup(text);
+	if (!l->text || !(found = tsearch(l, cache, lookup_cmp))) {
+		lookup_free(l);
+		return NULL;
+	}
+	if (kind == 'u') {
+		uid_t uid = 0;
+
+		l->ret = resolve_user(text, &uid);
+		l->id = uid;
+	} else if (kind == 'g') {
+		gid_t gid = 0;
+
+		l->ret = resolve_group(text, &gid);
+		l->id = gid;
+	} else {
+		l->why = parse_grant(text, &l->grant);
+	}
+	return l;
+}
+
+static int validate_acl(struct policy_entry *e, void **cache)
 {
 	char *text, *save = NULL, *tok;
 	int ret = 0;
@@ -99,15 +161,20 @@ static int validate_acl(struct policy_entry *e)
 	if (!text)
 		return -ENOMEM;
 	for (tok = strtok_r(text, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct lookup *l = lookup(cache, 'a', tok);
 		struct policy_grant g, *grants;
-		const char *why = parse_grant(tok, &g);
 		size_t i;
 
-		if (why) {
-			err_at(&e->loc, "acl '%s': %s", ESC(tok), why);
+		if (!l) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (l->why) {
+			err_at(&e->loc, "acl '%s': %s", ESC(tok), l->why);
 			ret = -EINVAL;
 			continue;
 		}
+		g = l->grant;
 		for (i = 0; i < e->nr_grants; i++)
 			if (e->grants[i].is_group == g.is_group && e->grants[i].id == g.id)
 				break;
@@ -146,22 +213,26 @@ static bool grants_non_root(const struct policy_entry *e)
 	return false;
 }
 
-static int validate_entry(struct policy_entry *e)
+static int validate_entry(struct policy_entry *e, void **cache)
 {
+	const struct lookup *owner = NULL, *group = NULL;
 	int ret = 0, r;
 
-	e->uid = 0;
-	e->gid = 0;
-	if (e->owner && resolve_user(e->owner, &e->uid)) {
+	if ((e->owner && !(owner = lookup(cache, 'u', e->owner))) ||
+	    (e->group && !(group = lookup(cache, 'g', e->group))))
+		return -ENOMEM;
+	e->uid = owner && !owner->ret ? owner->id : 0;
+	e->gid = group && !group->ret ? group->id : 0;
+	if (owner && owner->ret) {
 		err_at(&e->loc, "owner '%s': no such user", ESC(e->owner));
 		ret = -EINVAL;
 	}
-	if (e->group && resolve_group(e->group, &e->gid)) {
+	if (group && group->ret) {
 		err_at(&e->loc, "group '%s': no such group", ESC(e->group));
 		ret = -EINVAL;
 	}
 	if (e->acl) {
-		r = validate_acl(e);
+		r = validate_acl(e, cache);
 		if (r == -ENOMEM)
 			return r;
 		ret = ret ?: r;
@@ -181,30 +252,85 @@ static int validate_entry(struct policy_entry *e)
 	return ret;
 }
 
+/* Order of entries for finding repeats: view, options, path, then place. */
+static int repeat_cmp(const void *a, const void *b, void *arg)
+{
+	const struct policy_entry *entries = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct policy_entry *x = &entries[i], *y = &entries[j];
+	int c;
+
+	if (x->view->id != y->view->id)
+		return x->view->id < y->view->id ? -1 : 1;
+	if (x->options != y->options)
+		return x->options < y->options ? -1 : 1;
+	c = strcmp(x->path, y->path);
+	if (c)
+		return c;
+	return i < j ? -1 : i > j;
+}
+
+/*
+ * For each entry, the first entry of the same view, options and path, or
+ * SIZE_MAX: one sort, so n entries take O(n log n). Options may make two
+ * views of one file differ (expose-cache); mode and ACL could be one entry.
+ */
+static size_t *find_repeats(const struct policy *p)
+{
+	size_t n = p->nr_entries, *order, *first;
+
+	order = calloc(n ?: 1, sizeof(*order));
+	first = calloc(n ?: 1, sizeof(*first));
+	if (!order || !first) {
+		free(order);
+		free(first);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		order[i] = i;
+		first[i] = SIZE_MAX;
+	}
+	qsort_r(order, n, sizeof(*order), repeat_cmp, p->entries);
+	for (size_t k = 1, head = 0; k < n; k++) {
+		const struct policy_entry *x = &p->entries[order[head]];
+		const struct policy_entry *y = &p->entries[order[k]];
+
+		if (x->view == y->view && x->options == y->options &&
+		    !strcmp(x->path, y->path))
+			first[order[k]] = order[head];
+		else
+			head = k;
+	}
+	free(order);
+	return first;
+}
+
 int policy_validate(struct policy *p)
 {
+	size_t *first = find_repeats(p);
+	void *cache = NULL;
 	int ret = 0, r;
 
+	if (!first)
+		return -ENOMEM;
 	for (size_t i = 0; i < p->nr_entries; i++) {
 		struct policy_entry *e = &p->entries[i];
+		const struct policy_entry *o;
 
-		r = validate_entry(e);
-		if (r == -ENOMEM)
-			return r;
-		ret = ret ?: r;
-		for (size_t j = 0; j < i; j++) {
-			const struct policy_entry *o = &p->entries[j];
-
-			/* Options may make two views of one file differ
-			 * (expose-cache); mode and ACL could be one entry.
-			 */
-			if (o->view == e->view && o->options == e->options &&
-			    !strcmp(o->path, e->path)) {
-				err_at(&e->loc, "'%s' repeats '%s' (%s:%u): the same view of the same path with the same options",
-				       e->name, o->name, ESC(o->loc.file), o->loc.line);
-				ret = -EINVAL;
-			}
+		r = validate_entry(e, &cache);
+		if (r == -ENOMEM) {
+			ret = r;
+			break;
 		}
+		ret = ret ?: r;
+		if (first[i] == SIZE_MAX)
+			continue;
+		o = &p->entries[first[i]];
+		err_at(&e->loc, "'%s' repeats '%s' (%s:%u): the same view of the same path with the same options",
+		       e->name, o->name, ESC(o->loc.file), o->loc.line);
+		ret = -EINVAL;
 	}
+	free(first);
+	tdestroy(cache, lookup_free);
 	return ret;
 }

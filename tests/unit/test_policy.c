@@ -214,6 +214,16 @@ static void test_bad_validate(void)
 	{
 		struct policy p;
 
+		/* Each repeat names the first, once, in the order of the lines. */
+		policy_init(&p);
+		CHECK(run(&p, "t.conf", "inode a /x\nmount m /x\ninode b /x\ninode c /x\ninode d /y\n", 1) == -EINVAL &&
+		      count_lines(msgs) == 2 &&
+		      strstr(msgs, "t.conf:3: 'b' repeats 'a' (t.conf:1): the same") &&
+		      strstr(msgs, "t.conf:4: 'c' repeats 'a' (t.conf:1): the same") &&
+		      strstr(msgs, "'b'") < strstr(msgs, "'c'"),
+		      "three of one view and path: two messages");
+		policy_free(&p);
+
 		policy_init(&p);
 		CHECK(run(&p, "t.conf", "cache a /etc/passwd\ncache b /etc/passwd 0444 - - - expose-cache\n", 1) == 0,
 		      "the same view with other options is not a duplicate");
@@ -265,6 +275,32 @@ static void test_dropin_override(void)
 	ret = run(&p, "policy.d/16-z.conf", "set grant-traverse no\nset grant-traverse no\n", 0);
 	CHECK(ret == -EINVAL && strstr(msgs, "policy.d/16-z.conf:2: 'set grant-traverse' given twice (first at line 1)"),
 	      "a setting twice in a drop-in");
+	/* Many names, overridden out of order: each lands on its own entry. */
+	{
+		char text[64 * 200], *t = text;
+		int good = 1;
+
+		for (int i = 0; i < 200; i++)
+			t += sprintf(t, "inode n%03d /m/%d\n", (i * 7) % 200, i);
+		CHECK(run(&p, "big.conf", text, 0) == 0, "200 names");
+		t = text;
+		for (int i = 0; i < 200; i += 3)
+			t += sprintf(t, "inode n%03d /d/%d\n", i, i);
+		CHECK(run(&p, "big.d/1.conf", text, 0) == 0, "override a third");
+		for (int i = 0; i < 200 && good; i++) {
+			char name[16], path[24];
+
+			snprintf(name, sizeof(name), "n%03d", i);
+			e = policy_find(&p, name);
+			if (i % 3 == 0)
+				snprintf(path, sizeof(path), "/d/%d", i);
+			else
+				snprintf(path, sizeof(path), "/m/%d", (i * 143) % 200);
+			good = e && !strcmp(e->name, name) && !strcmp(e->path, path);
+		}
+		CHECK(good, "every name finds its entry, overridden or not");
+		CHECK(p.nr_entries == 202 && !policy_find(&p, "n200"), "202 entries");
+	}
 	/* A same-named entry twice in the drop-in is still an error. */
 	ret = run(&p, "policy.d/20-y.conf", "inode b /a\ninode b /b\n", 0);
 	CHECK(ret == -EINVAL && strstr(msgs, "policy.d/20-y.conf:2: duplicate name 'b'"),
