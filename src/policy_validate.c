@@ -243,6 +243,16 @@ static int validate_entry(struct policy_entry *e, void **cache)
 		       e->view->name);
 		ret = -EINVAL;
 	}
+	/* The owner of a pin may chmod it and set its ACL: with a non-root
+	 * owner the policy would not bound who reads what expose-* lifts.
+	 */
+	if (owner && !owner->ret && e->uid != 0 &&
+	    (e->options & (POLICY_OPT_EXPOSE_RAW | POLICY_OPT_EXPOSE_CACHE))) {
+		err_at(&e->loc, "owner '%s' with '%s': the owner of a pin can chmod it wider than the policy says; %s needs owner root",
+		       ESC(e->owner), e->options & POLICY_OPT_EXPOSE_RAW ? "expose-raw" : "expose-cache",
+		       e->options & POLICY_OPT_EXPOSE_RAW ? "expose-raw" : "expose-cache");
+		ret = -EINVAL;
+	}
 	if ((e->options & POLICY_OPT_EXPOSE_CACHE) &&
 	    !(e->view->flags & VIEW_SHOWS_CACHE)) {
 		err_at(&e->loc, "option 'expose-cache' is for the views that show page-cache state (inode, cache), not '%s'",

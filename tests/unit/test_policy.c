@@ -210,6 +210,19 @@ static void test_bad_validate(void)
 	bad("inode-raw x /etc/passwd - - - g:nogroup:r", "view 'inode-raw' shows kernel addresses");
 	bad("mount x / - - - - expose-cache", "option 'expose-cache' is for the views that show page-cache state (inode, cache), not 'mount'");
 	bad("inode-raw x /etc/passwd - - - - expose-cache", "not 'inode-raw'");
+	bad("cache x /etc/passwd 0440 nobody - - expose-cache", "owner 'nobody' with 'expose-cache': the owner of a pin can chmod it wider than the policy says; expose-cache needs owner root");
+	bad("inode x /etc/passwd 0400 65534 root - expose-cache,nofail", "owner '65534' with 'expose-cache'");
+	bad("inode-raw x /etc/passwd 0400 nobody - - expose-raw", "owner 'nobody' with 'expose-raw'");
+	{
+		struct policy p;
+
+		policy_init(&p);
+		CHECK(run(&p, "t.conf", "cache a /etc/passwd 0440 root nogroup - expose-cache\n"
+			  "inode-raw b /etc/passwd 0440 0 nogroup - expose-raw\n"
+			  "cache c /etc/passwd 0440 nobody nogroup\n", 1) == 0,
+		      "expose-* with owner root and any group; a non-root owner without");
+		policy_free(&p);
+	}
 	bad("inode a /etc/passwd\ninode b /etc/passwd\n", "t.conf:2: 'b' repeats 'a' (t.conf:1): the same view of the same path with the same options");
 	{
 		struct policy p;
