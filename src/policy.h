@@ -76,8 +76,10 @@ int policy_parse_buf(struct policy *p, const char *file, const char *buf,
 		     size_t len);
 /*
  * Read PATH, then each drop-in NAME.conf of PATH.d (PATH without ".conf",
- * plus ".d") in name order. Returns 0, -EINVAL after reporting errors, or
- * another negative errno for a file that cannot be read.
+ * plus ".d") in the byte order of the names; a drop-in that is /dev/null,
+ * or a link to it, is masked. Reports every error; returns 0, -EINVAL
+ * for a bad policy, or another negative errno for a file that cannot be
+ * read.
  */
 int policy_load(struct policy *p, const char *path);
 /* Resolve users, groups and ACLs, and check grants. 0 or -EINVAL. */

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reading the policy file and its drop-in directory. */
+/*
+ * Reading the policy file and its drop-in directory, as systemd reads
+ * configuration: drop-ins in the byte order of their names, a drop-in
+ * that is /dev/null (or a link to it) masked.
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -7,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "policy.h"
 
@@ -28,29 +33,45 @@ char *policy_dropin_dir(const char *path)
 	return dir;
 }
 
-static int read_file(const char *path, char **buf, size_t *len)
+static bool is_dev_null(const struct stat *st)
+{
+	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3);
+}
+
+/*
+ * Read NAME in DFD (PATH in messages) into *BUF. A drop-in (DROPIN) that
+ * is /dev/null is masked: returns 1. 0, or a negative errno after saying
+ * why.
+ */
+static int read_policy(int dfd, const char *name, const char *path,
+		       bool dropin, char **buf, size_t *len)
 {
 	struct stat st;
-	ssize_t n;
+	ssize_t n = 0;
 	size_t got = 0;
 	char *b = NULL;
 	int fd = -1, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) {
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
+		err("%s: %s", ESC(path), strerror(-ret));
 		goto out;
 	}
-	if (fstat(fd, &st) < 0) {
-		ret = -errno;
+	if (dropin && is_dev_null(&st)) {
+		info_v("%s: masked (it is /dev/null)", ESC(path));
+		ret = 1;
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		err("%s: %s", ESC(path), ret == -EISDIR ? strerror(EISDIR) :
+		    "not a regular file");
 		goto out;
 	}
 	if (st.st_size > POLICY_FILE_MAX) {
 		ret = -EFBIG;
+		err("%s: %s", ESC(path), strerror(EFBIG));
 		goto out;
 	}
 	b = malloc(st.st_size + 1);
@@ -58,10 +79,12 @@ static int read_file(const char *path, char **buf, size_t *len)
 		ret = -ENOMEM;
 		goto out;
 	}
-	while ((n = read(fd, b + got, st.st_size - got)) > 0)
+	while (got < (size_t)st.st_size &&
+	       (n = read(fd, b + got, st.st_size - got)) > 0)
 		got += n;
 	if (n < 0) {
 		ret = -errno;
+		err("%s: %s", ESC(path), strerror(-ret));
 		goto out;
 	}
 	*buf = b;
@@ -75,71 +98,137 @@ out:
 	return ret;
 }
 
-static int parse_file(struct policy *p, const char *path)
+static int parse_file(struct policy *p, int dfd, const char *name,
+		      const char *path, bool dropin)
 {
 	size_t len = 0;
 	char *buf = NULL;
 	int ret;
 
-	ret = read_file(path, &buf, &len);
-	if (ret) {
-		err("%s: %s", ESC(path), ret == -EINVAL ? "not a regular file" :
-		    strerror(-ret));
-		return ret;
-	}
+	ret = read_policy(dfd, name, path, dropin, &buf, &len);
+	if (ret)
+		return ret > 0 ? 0 : ret;
 	ret = policy_parse_buf(p, path, buf, len);
 	free(buf);
 	return ret;
 }
 
-static int conf_filter(const struct dirent *d)
+static int conf_filter(const char *name)
 {
-	size_t len = strlen(d->d_name);
+	size_t len = strlen(name);
 
-	return d->d_name[0] != '.' && len > 5 &&
-	       !strcmp(d->d_name + len - 5, ".conf");
+	return name[0] != '.' && len > 5 && !strcmp(name + len - 5, ".conf");
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names of DIR's drop-ins, sorted, in *NAMES. Their count, or -errno. */
+static int list_dropins(DIR *dir, char ***names)
+{
+	char **v = NULL, **nv;
+	struct dirent *d;
+	int n = 0, ret;
+
+	for (;;) {
+		errno = 0;
+		d = readdir(dir);
+		if (!d) {
+			ret = -errno;
+			break;
+		}
+		if (!conf_filter(d->d_name))
+			continue;
+		nv = reallocarray(v, n + 1, sizeof(*v));
+		if (!nv || !(nv[n] = strdup(d->d_name))) {
+			v = nv ?: v;
+			ret = -ENOMEM;
+			break;
+		}
+		v = nv;
+		n++;
+	}
+	if (ret) {
+		while (n)
+			free(v[--n]);
+		free(v);
+		return ret;
+	}
+	qsort(v, n, sizeof(*v), name_cmp);
+	*names = v;
+	return n;
+}
+
+/* Keep the first error, but an out-of-memory over any. */
+static int first_error(int ret, int r)
+{
+	return r == -ENOMEM ? r : ret ?: r;
 }
 
 int policy_load(struct policy *p, const char *path)
 {
-	struct dirent **names = NULL;
-	char *dir = NULL;
-	int ret, n = 0;
+	char **names = NULL, *dir = NULL;
+	DIR *d = NULL;
+	struct stat st;
+	int ret, r, n = 0, dfd = -1;
 
-	ret = parse_file(p, path);
+	ret = parse_file(p, AT_FDCWD, path, path, false);
 	if (ret == -ENOMEM || (ret && ret != -EINVAL))
 		return ret;
 	dir = policy_dropin_dir(path);
-	if (!dir)
-		return -ENOMEM;
-	n = scandir(dir, &names, conf_filter, alphasort);
-	if (n < 0) {
-		if (errno != ENOENT && errno != ENOTDIR) {
-			err("%s: %s", ESC(dir), strerror(errno));
-			ret = ret ?: -errno;
-		}
-		n = 0;
+	if (!dir) {
+		ret = -ENOMEM;
+		goto out;
 	}
-	for (int i = 0; i < n; i++) {
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		if (errno != ENOENT && errno != ENOTDIR) {
+			r = -errno;
+			err("%s: %s", ESC(dir), strerror(-r));
+			ret = first_error(ret, r);
+		}
+		goto out;
+	}
+	if (fstat(dfd, &st) < 0) {
+		r = -errno;
+		err("%s: %s", ESC(dir), strerror(-r));
+		ret = first_error(ret, r);
+		goto out;
+	}
+	d = fdopendir(dfd);
+	if (!d) {
+		ret = -errno;
+		goto out;
+	}
+	dfd = -1;	/* d owns it */
+	n = list_dropins(d, &names);
+	if (n < 0) {
+		err("%s: %s", ESC(dir), strerror(-n));
+		ret = first_error(ret, n);
+		n = 0;
+		goto out;
+	}
+	for (int i = 0; i < n && ret != -ENOMEM; i++) {
 		char *file;
-		int r;
 
-		if (asprintf(&file, "%s/%s", dir, names[i]->d_name) < 0) {
+		if (asprintf(&file, "%s/%s", dir, names[i]) < 0) {
 			ret = -ENOMEM;
 			break;
 		}
-		r = parse_file(p, file);
+		r = parse_file(p, dirfd(d), names[i], file, true);
 		free(file);
-		if (r == -ENOMEM) {
-			ret = r;
-			break;
-		}
-		if (r && !ret)
-			ret = -EINVAL;
+		ret = first_error(ret, r);
 	}
+out:
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	if (d)
+		closedir(d);
+	if (dfd >= 0)
+		close(dfd);
 	free(dir);
 	return ret;
 }

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "policy.h"
 
 static int failures, checks;
@@ -439,6 +441,104 @@ static void test_path_escapes(void)
 	bad("inode x /etc/passwd - - - u:ro\\157t:r", "acl 'u:ro\\\\157t:r': a backslash; only paths take escapes");
 }
 
+/* Write TEXT to DIR/NAME with MODE. */
+static void put(const char *dir, const char *name, const char *text,
+		mode_t mode)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) || chmod(path, mode)) {
+		printf("FAIL: cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+/* policy_load() of DIR/NAME into a fresh P, messages in msgs. */
+static int load(struct policy *p, const char *dir, const char *name)
+{
+	char path[4096];
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	policy_init(p);
+	free(msgs);
+	msgs = NULL;
+	diag_out = open_memstream(&msgs, &msgs_len);
+	diag_verbose = true;
+	ret = policy_load(p, path);
+	diag_verbose = false;
+	fclose(diag_out);
+	diag_out = NULL;
+	return ret;
+}
+
+/* Drop-ins: byte order, and /dev/null masks. */
+static void test_load(void)
+{
+	char top[] = "/tmp/test_policy.XXXXXX", d[64], dd[80], link[128];
+	struct policy p;
+	int ret;
+
+	if (!mkdtemp(top)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(d, sizeof(d), "%s/etc", top);
+	snprintf(dd, sizeof(dd), "%s/p.d", d);
+	mkdir(d, 0755);
+	mkdir(dd, 0755);
+	chmod(d, 0755);
+	chmod(dd, 0755);
+	put(d, "p.conf", "inode a /etc/passwd\ninode b /etc/passwd 0440\n", 0644);
+	put(dd, "10-bad.conf", "inod broken /x\n", 0644);
+	put(dd, "B.conf", "set pin-dir /sys/fs/bpf/B\n", 0644);
+	put(dd, "a.conf", "set pin-dir /sys/fs/bpf/a\n", 0644);
+	put(dd, "target", "cache c /etc/group\n", 0644);
+	put(dd, ".hidden.conf", "inod x /x\n", 0644);
+	put(dd, "20-b.conf~", "inod x /x\n", 0644);
+
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == -EINVAL && strstr(msgs, "p.d/10-bad.conf:1: unknown view 'inod'"),
+	      "a drop-in is read: %d", ret);
+	policy_free(&p);
+
+	/* A link to /dev/null masks it; a link to a file is read. */
+	snprintf(link, sizeof(link), "%s/10-bad.conf", dd);
+	unlink(link);
+	CHECK(!symlink("/dev/null", link), "symlink");
+	snprintf(link, sizeof(link), "%s/30-link.conf", dd);
+	CHECK(!symlink("target", link), "symlink");
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == 0 && p.nr_entries == 3 && policy_find(&p, "c") &&
+	      !policy_find(&p, "broken") && strstr(msgs, "p.d/10-bad.conf: masked"),
+	      "/dev/null masks: %d %s", ret, msgs);
+	CHECK(p.pin_dir && !strcmp(p.pin_dir, "/sys/fs/bpf/a"), "B.conf before a.conf");
+	policy_free(&p);
+
+	/* Not the main file: an empty policy would remove every pin. */
+	ret = load(&p, "/dev", "null");
+	CHECK(ret == -EINVAL && strstr(msgs, "/dev/null: not a regular file"),
+	      "the policy file itself cannot be /dev/null: %s", msgs);
+	policy_free(&p);
+	snprintf(link, sizeof(link), "%s/40-zero.conf", dd);
+	CHECK(!symlink("/dev/zero", link), "symlink");
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == -EINVAL && strstr(msgs, "p.d/40-zero.conf: not a regular file"),
+	      "another device is refused: %s", msgs);
+	policy_free(&p);
+	unlink(link);
+
+	CHECK(clean(msgs), "no raw control byte");
+
+	snprintf(link, sizeof(link), "rm -rf '%s'", top);
+	if (system(link))
+		printf("cannot remove %s\n", top);
+}
+
 int main(void)
 {
 	test_good();
@@ -449,6 +549,7 @@ int main(void)
 	test_nul_byte();
 	test_escaped_echo();
 	test_path_escapes();
+	test_load();
 	free(msgs);
 	printf("%d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;
