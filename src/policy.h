@@ -77,9 +77,10 @@ int policy_parse_buf(struct policy *p, const char *file, const char *buf,
 /*
  * Read PATH, then each drop-in NAME.conf of PATH.d (PATH without ".conf",
  * plus ".d") in the byte order of the names; a drop-in that is /dev/null,
- * or a link to it, is masked. Reports every error; returns 0, -EINVAL
- * for a bad policy, or another negative errno for a file that cannot be
- * read.
+ * or a link to it, is masked. A file or drop-in directory that a user
+ * other than root (or the caller) could change is refused. Reports every
+ * error; returns 0, -EINVAL for a bad policy, -EPERM for one that others
+ * could change, or another negative errno for a file that cannot be read.
  */
 int policy_load(struct policy *p, const char *path);
 /* Resolve users, groups and ACLs, and check grants. 0 or -EINVAL. */

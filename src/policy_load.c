@@ -2,7 +2,8 @@
 /*
  * Reading the policy file and its drop-in directory, as systemd reads
  * configuration: drop-ins in the byte order of their names, a drop-in
- * that is /dev/null (or a link to it) masked.
+ * that is /dev/null (or a link to it) masked, and nothing read that a
+ * user other than root could have written.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,6 +32,33 @@ char *policy_dropin_dir(const char *path)
 		strcpy(dir + len, ".d");
 	}
 	return dir;
+}
+
+/*
+ * May the policy at PATH, of status ST, be trusted? Its owner must be
+ * root or the user running fsiter-pin, and nobody else may write it: no
+ * group or other write bit (an ACL's mask shows in the group bits). A
+ * directory that holds the policy file may be writable by others if it
+ * is sticky (STICKY_OK), as /tmp is: nobody else can then rename or
+ * remove what is in it, and what they could add (a drop-in directory) is
+ * checked on its own. 0, or -EPERM after saying why.
+ */
+static int check_writers(const char *path, const struct stat *st,
+			 bool sticky_ok)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid()) {
+		err("%s: owned by uid %u: refusing a policy that a user other than root can change",
+		    ESC(path), (unsigned int)st->st_uid);
+		return -EPERM;
+	}
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) &&
+	    !(sticky_ok && (st->st_mode & S_ISVTX))) {
+		err("%s: writable by %s (mode %04o): refusing a policy that a user other than root can change",
+		    ESC(path), st->st_mode & S_IWOTH ? "every user" : "its group",
+		    (unsigned int)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
 }
 
 static bool is_dev_null(const struct stat *st)
@@ -69,6 +97,9 @@ static int read_policy(int dfd, const char *name, const char *path,
 		    "not a regular file");
 		goto out;
 	}
+	ret = check_writers(path, &st, false);
+	if (ret)
+		goto out;
 	if (st.st_size > POLICY_FILE_MAX) {
 		ret = -EFBIG;
 		err("%s: %s", ESC(path), strerror(EFBIG));
@@ -110,6 +141,27 @@ static int parse_file(struct policy *p, int dfd, const char *name,
 		return ret > 0 ? 0 : ret;
 	ret = policy_parse_buf(p, path, buf, len);
 	free(buf);
+	return ret;
+}
+
+/* The directory that holds PATH may be written by others only if sticky. */
+static int check_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : slash - path) :
+		    strdup(".");
+	struct stat st;
+	int ret;
+
+	if (!dir)
+		return -ENOMEM;
+	if (stat(dir, &st) < 0) {
+		ret = -errno;
+		err("%s: %s", ESC(dir), strerror(-ret));
+	} else {
+		ret = check_writers(dir, &st, true);
+	}
+	free(dir);
 	return ret;
 }
 
@@ -175,8 +227,10 @@ int policy_load(struct policy *p, const char *path)
 	int ret, r, n = 0, dfd = -1;
 
 	ret = parse_file(p, AT_FDCWD, path, path, false);
-	if (ret == -ENOMEM || (ret && ret != -EINVAL))
+	if (ret == -ENOMEM || (ret && ret != -EINVAL && ret != -EPERM))
 		return ret;
+	r = check_parent(path);
+	ret = first_error(ret, r);
 	dir = policy_dropin_dir(path);
 	if (!dir) {
 		ret = -ENOMEM;
@@ -194,6 +248,11 @@ int policy_load(struct policy *p, const char *path)
 	if (fstat(dfd, &st) < 0) {
 		r = -errno;
 		err("%s: %s", ESC(dir), strerror(-r));
+		ret = first_error(ret, r);
+		goto out;
+	}
+	r = check_writers(dir, &st, false);
+	if (r) {
 		ret = first_error(ret, r);
 		goto out;
 	}

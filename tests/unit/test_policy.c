@@ -476,10 +476,10 @@ static int load(struct policy *p, const char *dir, const char *name)
 	return ret;
 }
 
-/* Drop-ins: byte order, and /dev/null masks. */
+/* Drop-ins: byte order, /dev/null masks, and nobody else may write. */
 static void test_load(void)
 {
-	char top[] = "/tmp/test_policy.XXXXXX", d[64], dd[80], link[128];
+	char top[] = "/tmp/test_policy.XXXXXX", d[64], dd[80], sub[128], link[128];
 	struct policy p;
 	int ret;
 
@@ -532,6 +532,63 @@ static void test_load(void)
 	policy_free(&p);
 	unlink(link);
 
+	/* Writable by others: the file, its directory, the drop-in directory */
+	put(d, "p.conf", "inode a /etc/passwd\n", 0664);
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == -EPERM && strstr(msgs, "etc/p.conf: writable by its group (mode 0664): refusing a policy that a user other than root can change") &&
+	      !policy_find(&p, "a"), "group-writable file: %d %s", ret, msgs);
+	policy_free(&p);
+	put(d, "p.conf", "inode a /etc/passwd\n", 0646);
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == -EPERM && strstr(msgs, "etc/p.conf: writable by every user (mode 0646)"),
+	      "world-writable file: %s", msgs);
+	policy_free(&p);
+	put(d, "p.conf", "inode a /etc/passwd\n", 0644);
+	chmod(dd, 0777);
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == -EPERM && strstr(msgs, "etc/p.d: writable by every user (mode 0777)") &&
+	      p.nr_entries == 1 && !p.pin_dir, "world-writable drop-in dir, not read: %s", msgs);
+	policy_free(&p);
+	chmod(dd, 01777);
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == -EPERM && strstr(msgs, "etc/p.d: writable by every user (mode 1777)"),
+	      "sticky does not help a drop-in dir: %s", msgs);
+	policy_free(&p);
+	chmod(dd, 0755);
+	put(dd, "50-w.conf", "inode w /etc/passwd\n", 0666);
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == -EPERM && strstr(msgs, "p.d/50-w.conf: writable by every user") &&
+	      !policy_find(&p, "w") && policy_find(&p, "c"), "a writable drop-in: %s", msgs);
+	policy_free(&p);
+	chmod(d, 0775);
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == -EPERM && strstr(msgs, "/etc: writable by its group (mode 0775)"),
+	      "the policy's directory: %s", msgs);
+	policy_free(&p);
+	chmod(d, 01777);
+	snprintf(sub, sizeof(sub), "%s/50-w.conf", dd);
+	unlink(sub);
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == 0, "a sticky directory, as /tmp, may hold the policy: %s", msgs);
+	policy_free(&p);
+	chmod(d, 0755);
+
+	/* Owned by someone else (needs root to chown). */
+	if (geteuid() == 0) {
+		snprintf(sub, sizeof(sub), "%s/p.conf", d);
+		CHECK(!chown(sub, 65534, 65534), "chown");
+		ret = load(&p, d, "p.conf");
+		CHECK(ret == -EPERM && strstr(msgs, "etc/p.conf: owned by uid 65534: refusing"),
+		      "owned by nobody: %s", msgs);
+		policy_free(&p);
+		CHECK(!chown(sub, 0, 0) && !chown(dd, 65534, 0), "chown");
+		ret = load(&p, d, "p.conf");
+		CHECK(ret == -EPERM && strstr(msgs, "etc/p.d: owned by uid 65534"),
+		      "drop-in dir owned by nobody: %s", msgs);
+		policy_free(&p);
+	} else {
+		printf("skipped: the owner checks need root\n");
+	}
 	CHECK(clean(msgs), "no raw control byte");
 
 	snprintf(link, sizeof(link), "rm -rf '%s'", top);
