@@ -208,7 +208,8 @@ static int list_dropins(DIR *dir, char ***names)
 		free(v);
 		return ret;
 	}
-	qsort(v, n, sizeof(*v), name_cmp);
+	if (n > 1)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(v, n, sizeof(*v), name_cmp);
 	*names = v;
 	return n;
 }
