@@ -1,7 +1,8 @@
 #!/bin/sh
 # expect.sh CODE REGEX [--root-only] [--unless-btf FUNC] CMD...: run CMD;
-# pass if it exits with CODE and its output (stdout and stderr, newlines
-# joined) matches the extended REGEX. Exit 77 (skipped) when not root with
+# pass if it exits with CODE, its output (stdout and stderr, newlines
+# joined) matches the extended REGEX, and it holds no raw control byte
+# but newlines and tabs. Exit 77 (skipped) when not root with
 # --root-only, or when the kernel's BTF has FUNC with --unless-btf.
 code=$1 regex=$2
 shift 2
@@ -22,6 +23,10 @@ printf '%s\n' "$out"
 flat=$(printf '%s' "$out" | tr '\n' ' ')
 if [ "$rc" -ne "$code" ]; then
 	echo "expect.sh: exit code $rc, want $code" >&2
+	exit 1
+fi
+if printf '%s' "$out" | LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')"; then
+	echo "expect.sh: a raw control byte in the output" >&2
 	exit 1
 fi
 if ! printf '%s' "$flat" | grep -Eq -- "$regex"; then
