@@ -28,20 +28,31 @@ static size_t msgs_len;
 		}							\
 	} while (0)
 
+/* Messages from now on go to msgs, until release(). */
+static void capture(void)
+{
+	free(msgs);
+	msgs = NULL;
+	diag_out = open_memstream(&msgs, &msgs_len);
+}
+
+static void release(void)
+{
+	fclose(diag_out);
+	diag_out = NULL;
+}
+
 /* Parse TEXT as FILE into P (appending), validating if VALIDATE. */
 static int run(struct policy *p, const char *file, const char *text,
 	       int validate)
 {
 	int ret;
 
-	free(msgs);
-	msgs = NULL;
-	diag_out = open_memstream(&msgs, &msgs_len);
+	capture();
 	ret = policy_parse_buf(p, file, text, strlen(text));
 	if (!ret && validate)
 		ret = policy_validate(p);
-	fclose(diag_out);
-	diag_out = NULL;
+	release();
 	return ret;
 }
 
@@ -337,12 +348,9 @@ static void test_nul_byte(void)
 	int ret;
 
 	policy_init(&p);
-	free(msgs);
-	msgs = NULL;
-	diag_out = open_memstream(&msgs, &msgs_len);
+	capture();
 	ret = policy_parse_buf(&p, "nul.conf", "inode a /x\0y\n", 12);
-	fclose(diag_out);
-	diag_out = NULL;
+	release();
 	CHECK(ret == -EINVAL && strstr(msgs, "nul.conf:1: a NUL byte"), "NUL byte");
 	policy_free(&p);
 }
@@ -382,12 +390,9 @@ static void test_escaped_echo(void)
 	      "diag_escape cuts with ... : %s", buf);
 
 	/* The last guard: a message that prints input without ESC(). */
-	free(msgs);
-	msgs = NULL;
-	diag_out = open_memstream(&msgs, &msgs_len);
+	capture();
 	err("raw %s", "\x1b[2J\xff");
-	fclose(diag_out);
-	diag_out = NULL;
+	release();
 	CHECK(!strcmp(msgs, "fsiter-pin: raw \\x1b[2J\\xff\n"), "guard: %s", msgs);
 }
 
@@ -465,14 +470,11 @@ static int load(struct policy *p, const char *dir, const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	policy_init(p);
-	free(msgs);
-	msgs = NULL;
-	diag_out = open_memstream(&msgs, &msgs_len);
+	capture();
 	diag_verbose = true;
 	ret = policy_load(p, path);
 	diag_verbose = false;
-	fclose(diag_out);
-	diag_out = NULL;
+	release();
 	return ret;
 }
 
