@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,40 @@ static bool is_dev_null(const struct stat *st)
 }
 
 /*
+ * The directory that holds the file open at FD (PATH in messages) may be
+ * written by others only if it is sticky: else they could put another
+ * file in its place. The directory is the one the file was found in
+ * after every link, from /proc/self/fd; without /proc, the one PATH
+ * names.
+ */
+static int check_holder(int fd, const char *path)
+{
+	char proc[64], real[PATH_MAX], *dir, *slash;
+	struct stat st;
+	ssize_t n;
+	int ret;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, real, sizeof(real) - 1);
+	if (n > 0 && real[0] == '/') {
+		real[n] = '\0';
+		dir = real;
+	} else {
+		snprintf(real, sizeof(real), "%s", path);
+		dir = strchr(real, '/') ? real : ".";
+	}
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';	/* "/x" is in "/" */
+	if (stat(dir, &st) < 0) {
+		ret = -errno;
+		err("%s: %s", ESC(dir), strerror(-ret));
+		return ret;
+	}
+	return check_writers(dir, &st, true);
+}
+
+/*
  * Read NAME in DFD (PATH in messages) into *BUF. A drop-in (DROPIN) that
  * is /dev/null is masked: returns 1. 0, or a negative errno after saying
  * why.
@@ -98,6 +133,8 @@ static int read_policy(int dfd, const char *name, const char *path,
 		goto out;
 	}
 	ret = check_writers(path, &st, false);
+	if (!ret)
+		ret = check_holder(fd, path);
 	if (ret)
 		goto out;
 	if (st.st_size > POLICY_FILE_MAX) {
@@ -141,27 +178,6 @@ static int parse_file(struct policy *p, int dfd, const char *name,
 		return ret > 0 ? 0 : ret;
 	ret = policy_parse_buf(p, path, buf, len);
 	free(buf);
-	return ret;
-}
-
-/* The directory that holds PATH may be written by others only if sticky. */
-static int check_parent(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, slash == path ? 1 : slash - path) :
-		    strdup(".");
-	struct stat st;
-	int ret;
-
-	if (!dir)
-		return -ENOMEM;
-	if (stat(dir, &st) < 0) {
-		ret = -errno;
-		err("%s: %s", ESC(dir), strerror(-ret));
-	} else {
-		ret = check_writers(dir, &st, true);
-	}
-	free(dir);
 	return ret;
 }
 
@@ -230,8 +246,6 @@ int policy_load(struct policy *p, const char *path)
 	ret = parse_file(p, AT_FDCWD, path, path, false);
 	if (ret == -ENOMEM || (ret && ret != -EINVAL && ret != -EPERM))
 		return ret;
-	r = check_parent(path);
-	ret = first_error(ret, r);
 	dir = policy_dropin_dir(path);
 	if (!dir) {
 		ret = -ENOMEM;

@@ -575,6 +575,34 @@ static void test_load(void)
 	policy_free(&p);
 	chmod(d, 0755);
 
+	/* A link leads elsewhere: the directory that holds its target counts. */
+	snprintf(sub, sizeof(sub), "%s/w", top);
+	mkdir(sub, 0777);
+	chmod(sub, 0777);
+	put(sub, "t.conf", "inode t /etc/passwd\n", 0644);
+	snprintf(link, sizeof(link), "%s/60-t.conf", dd);
+	snprintf(sub, sizeof(sub), "%s/w/t.conf", top);
+	CHECK(!symlink(sub, link), "symlink");
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == -EPERM && strstr(msgs, "/w: writable by every user (mode 0777)") &&
+	      !policy_find(&p, "t"), "a drop-in linked into a writable directory: %s", msgs);
+	policy_free(&p);
+	snprintf(sub, sizeof(sub), "%s/w", top);
+	chmod(sub, 01777);
+	ret = load(&p, d, "p.conf");
+	CHECK(ret == 0 && policy_find(&p, "t"), "... into a sticky one: %s", msgs);
+	policy_free(&p);
+	chmod(sub, 0777);
+	unlink(link);
+	snprintf(link, sizeof(link), "%s/main.conf", d);
+	snprintf(sub, sizeof(sub), "%s/w/t.conf", top);
+	CHECK(!symlink(sub, link), "symlink");
+	ret = load(&p, d, "main.conf");
+	CHECK(ret == -EPERM && strstr(msgs, "/w: writable by every user (mode 0777)"),
+	      "the policy file linked into a writable directory: %s", msgs);
+	policy_free(&p);
+	unlink(link);
+
 	/* Owned by someone else (needs root to chown). */
 	if (geteuid() == 0) {
 		snprintf(sub, sizeof(sub), "%s/p.conf", d);
