@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsiter-pin watch [--timeout SEC] POLICY
- *
- * apply, then apply again each time the mount table changes: entries on
- * filesystems that are mounted later (nofail) get their pins, and lose
+ * watch: apply, then apply again each time the mount table changes: entries
+ * on filesystems that are mounted later (nofail) get their pins, and lose
  * them when the filesystem goes. With --timeout, stop once the mount table
  * has been quiet for SEC seconds (udev starts it for a device that comes
  * or goes); without, run until killed. Each apply is atomic, so killing
@@ -11,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +17,8 @@
 #include <unistd.h>
 #include "commands.h"
 #include "diag.h"
+#include "plan.h"
+#include "plan.h"
 
 /* Mounts that come in a burst (a disk with partitions) apply once. */
 #define SETTLE_MS	300
@@ -61,7 +60,7 @@ static int watch(const char *policy, long timeout_s)
 		err("/proc/self/mountinfo: %s", strerror(-ret));
 		return ret;
 	}
-	last = apply_policy(policy, false);
+	last = plan_apply(policy, false);
 	for (;;) {
 		long left = deadline < 0 ? -1 : deadline - now_ms();
 
@@ -77,7 +76,7 @@ static int watch(const char *policy, long timeout_s)
 		while (wait_change(fd, SETTLE_MS) > 0)
 			;
 		info("the mount table changed: applying %s again", policy);
-		last = apply_policy(policy, false);
+		last = plan_apply(policy, false);
 		if (timeout_s >= 0)
 			deadline = now_ms() + timeout_s * 1000;
 	}
@@ -85,35 +84,36 @@ static int watch(const char *policy, long timeout_s)
 	return last;
 }
 
-int cmd_watch(int argc, char **argv)
+static const struct cmd_option opts[] = {
+	{ "timeout", 't', "SEC", "stop after SEC seconds without a change", true },
+	{ NULL }
+};
+
+static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	long timeout = -1;
 	char *end;
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_watch, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
 			errno = 0;
 			timeout = strtol(optarg, &end, 10);
 			if (errno || *end || timeout < 0 || timeout > 86400)
-				return usage_error("watch", "--timeout '%s': expected seconds, 0 to 86400",
+				return usage_error(&cmd_watch, "--timeout '%s': expected seconds, 0 to 86400",
 						   optarg);
 			break;
-		case 'h':
-			printf("Usage: fsiter-pin watch [--timeout SEC] POLICY\n");
-			return EXIT_OK;
 		default:
-			return usage_error("watch", NULL);
+			return cmd_exit(&cmd_watch, c);
 		}
 	}
 	if (optind != argc - 1)
-		return usage_error("watch", "expected one POLICY file");
+		return usage_error(&cmd_watch, "expected one POLICY file");
 	return watch(argv[optind], timeout) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_watch = {
+	"watch", run, opts, "POLICY",
+	"Apply the policy, then again whenever the mount table changes.",
+};
