@@ -50,16 +50,19 @@ needs() {
 
 # run_tests: run the suite's tests, all or those named.
 run_tests() {
-	local t all
-	mapfile -t all < <(grep -oE '^test_[A-Za-z0-9_]+\(\)' "$0" | tr -d '()')
-	for t in "${T_ONLY[@]}"; do
-		[[ " ${all[*]} " == *" $t "* ]] && continue
-		echo "$(basename "$0"): no test '$t'; there are: ${all[*]}" >&2
+	# Locals are seen by the tests it calls (dynamic scope): names no test uses.
+	local _test _tests
+	# (A here-string: the guest has no /dev/fd for a process substitution.)
+	mapfile -t _tests <<<"$(grep -oE '^test_[A-Za-z0-9_]+\(\)' "$0" | tr -d '()')"
+	[[ -n ${_tests[0]} ]] || { echo "$(basename "$0"): no test_* functions" >&2; exit 2; }
+	for _test in "${T_ONLY[@]}"; do
+		[[ " ${_tests[*]} " == *" $_test "* ]] && continue
+		echo "$(basename "$0"): no test '$_test'; there are: ${_tests[*]}" >&2
 		exit 2
 	done
-	(( ${#T_ONLY[@]} == 0 )) || all=("${T_ONLY[@]}")
-	for t in "${all[@]}"; do
-		needs "$t"
+	(( ${#T_ONLY[@]} == 0 )) || _tests=("${T_ONLY[@]}")
+	for _test in "${_tests[@]}"; do
+		needs "$_test"
 	done
 }
 
