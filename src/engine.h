@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The engine's entry points for the commands that take no policy: list
- * and remove. Those that take one go through plan.h.
+ * The engine's entry points for list, remove and watch; apply and audit
+ * go through plan.h.
  */
 #ifndef FSITER_ENGINE_H
 #define FSITER_ENGINE_H
@@ -21,5 +21,12 @@ int engine_list(const char *dir, json_object **pins, bool *empty);
  * not pinned, nothing is removed. 0 or -errno (reported).
  */
 int engine_remove(const char *dir, char **names, size_t n, bool all);
+
+/*
+ * Apply POLICY (plan_apply()), then again each time the mount table
+ * changes, until it has been quiet for TIMEOUT_S seconds (-1: never).
+ * The last apply's 0 or -errno.
+ */
+int engine_watch(const char *policy, long timeout_s);
 
 #endif
