@@ -16,6 +16,9 @@
 #   --append ARGS     extra kernel command line arguments
 #   --keep            keep the host temp dir (results: dmesg, status, ...)
 #
+# The VM suites take the build directory and, optionally, the tests to run
+# (tests/vm/lib.sh): -- tests/vm/audit-tests.sh build test_clean
+#
 # CMD runs in the guest as root, cwd = the current directory (read-only, as
 # all of the host's files), env FSITER_IN_VM=1 plus the host's FSITER_* and
 # CI variables. /tmp, /var/tmp, /root, /run, /dev/shm are guest tmpfs.
