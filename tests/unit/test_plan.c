@@ -2,9 +2,11 @@
 /*
  * Unit tests of the plan's comparison (src/plan_compare.c), on the host:
  * how a pin's link info and program differ from its entry (pin_drift),
- * the word apply prints for it (drift_word), and how the names in a pin
- * directory are matched to entries (plan_match).
+ * the word apply prints for it (drift_word), how the names in a pin
+ * directory are matched to entries (plan_match), and what audit says of
+ * it all (plan_findings).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fsiter_uapi.h"
@@ -127,11 +129,67 @@ static void test_match(void)
 	free(pl.stale);
 }
 
+static char found[8][256];
+static int nfound;
+
+static void collect(void *arg, const char *kind, const char *pin,
+		    const struct loc *loc, const char *detail)
+{
+	if (nfound < 8)
+		snprintf(found[nfound++], sizeof(found[0]), "%s %s%s: %s", kind, pin,
+			 loc ? "" : " (no entry)", detail);
+}
+
+/* What audit prints comes from the items' drift, in the policy's order. */
+static void test_findings(void)
+{
+	struct policy_entry e[] = { entry("inode", "a", 0), entry("mount", "m", 0),
+				    entry("cache", "n", POLICY_OPT_NOFAIL),
+				    entry("cache", "gone", 0) };
+	struct plan_item items[4] = {
+		{ .entry = &e[0], .pinned = true, .drift = DRIFT_TARGET | DRIFT_MODE,
+		  .target = { .fd = 0, .ino = 13, .dev = 0x801 } },
+		{ .entry = &e[1], .pinned = true, .drift = DRIFT_TARGET,
+		  .target = { .fd = 0, .mnt_id = 31 } },
+		{ .entry = &e[2], .pinned = true, .action = PLAN_SKIP },
+		{ .entry = &e[3], .target_err = -ENOENT },
+	};
+	char *stale[] = { "n", "x" };
+	struct plan pl = { .items = items, .nr_items = 4, .stale = stale, .nr_stale = 2,
+			   .policy = { .entries = e, .nr_entries = 4 } };
+	size_t n;
+
+	e[0].path = "/a";
+	e[0].mode = 0400;
+	e[1].path = "/m";
+	e[2].path = "/n";
+	e[3].path = "/gone";
+	items[0].pin = link_of("inode");
+	items[0].pin.mode = 0444;
+	items[1].pin = link_of("mount");
+	items[1].pin.fs_type = FSITER_FS_ITER_MNT;
+	n = plan_findings(&pl, collect, NULL);
+	CHECK(n == 7 && nfound == 7, "7 findings, got %zu", n);
+	CHECK(!strcmp(found[0], "target-replaced a: pinned on inode 12 of device 8:1, /a is inode 13 of 8:1 now"),
+	      "%s", found[0]);
+	CHECK(!strcmp(found[1], "mode a: mode 0444, the policy says 0400"), "%s", found[1]);
+	CHECK(!strcmp(found[2], "target-replaced m: pinned on mount 30, /m is on mount 31 now"),
+	      "%s", found[2]);
+	CHECK(!strcmp(found[3], "extra n: /n does not exist (nofail): apply would remove the pin"),
+	      "%s", found[3]);
+	CHECK(!strcmp(found[4], "target-missing gone: path '/gone': no such file or directory"),
+	      "%s", found[4]);
+	CHECK(!strcmp(found[5], "missing gone: not pinned"), "%s", found[5]);
+	CHECK(!strcmp(found[6], "extra x (no entry): not in the policy"),
+	      "the stale pin no entry names, not the skipped one's: %s", found[6]);
+}
+
 int main(void)
 {
 	test_drift_inode();
 	test_drift_mount();
 	test_drift_word();
 	test_match();
+	test_findings();
 	return check_summary();
 }
