@@ -94,7 +94,7 @@ for s in 1 64 1024 sparse tera; do
 	if [[ $s == tera ]]; then
 		m="ns 0 resident -"	# see FSITER_BENCH_SPARSE
 	else
-		m=$("$br" mincore $f $([[ $s == sparse ]] && echo 1 || echo $reps))
+		m=$("$br" mincore $f "$([[ $s == sparse ]] && echo 1 || echo $reps)")
 	fi
 	cached=$(cat $pins/c$s | val cached)
 	folios=$(val folios <<<"$i")
@@ -162,7 +162,7 @@ csv "mount,$(ns <<<"$mv"),$(ns <<<"$mi")"
 echo
 echo "== memory while reading: kernel slab before and after 20 reads of the 1 GiB inode view"
 s0=$(slab_kb)
-for k in $(seq 1 20); do cat $pins/i1024 >/dev/null; done
+for _ in $(seq 1 20); do cat $pins/i1024 >/dev/null; done
 s1=$(slab_kb)
 echo "Slab: $s0 kB -> $s1 kB ($((s1 - s0)) kB)"
 csv "slab,$s0,$s1"
@@ -176,7 +176,7 @@ for n in 1 100 1000; do
 	files=()
 	for i in $(seq 1 $n); do
 		[[ -e /run/b/many/f$i ]] || echo $i >/run/b/many/f$i
-		files+=(/run/b/many/f$i)
+		files+=("/run/b/many/f$i")
 	done
 	{
 		echo "set grant-traverse yes"

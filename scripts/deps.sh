@@ -16,8 +16,8 @@ prog=deps.sh
 # Kernel build: compiler and kbuild tools, objtool (libelf), pahole for BTF
 # (dwarves), the source tarball, bpftool for vmlinux.h, flock (util-linux).
 kernel_pkgs=(
-    bc bison build-essential cpio dwarves flex libelf-dev libssl-dev
-    linux-source-6.1 patch xz-utils bpftool util-linux
+	bc bison build-essential cpio dwarves flex libelf-dev libssl-dev
+	linux-source-6.1 patch xz-utils bpftool util-linux
 )
 
 # VM harness: QEMU (TCG, virtio-9p), and what the guest runs from the host's
@@ -25,8 +25,8 @@ kernel_pkgs=(
 # dmesg), xfsprogs, acl, iproute2 (lo), bpftool, python3 (fadvise, madvise),
 # jq (checks fsiter-pin's JSON), udev (udevadm test on our rule).
 vm_pkgs=(
-    qemu-system-x86 bash coreutils util-linux xfsprogs acl iproute2 bpftool
-    python3 jq udev
+	qemu-system-x86 bash coreutils util-linux xfsprogs acl iproute2 bpftool
+	python3 jq udev
 )
 
 # usage: the header comment of this file.
@@ -36,47 +36,48 @@ usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" 
 # vmlinux.h, skeletons by bpftool, linked with libbpf (libelf, zlib);
 # fsiter-pin uses libcap, libacl, libmount and json-c.
 # libc6-dev-i386: BPF programs that include libc headers (the RFC's do)
-# need gnu/stubs-32.h, since the BPF target is not x86_64.
+# need gnu/stubs-32.h, since the BPF target is not x86_64. shellcheck:
+# tests/run.sh checks every script with it.
 build_pkgs=(
-    build-essential cmake pkg-config clang llvm libbpf-dev libelf-dev
-    zlib1g-dev bpftool libc6-dev-i386 libcap-dev libacl1-dev libmount-dev
-    libjson-c-dev
+	build-essential cmake pkg-config clang llvm libbpf-dev libelf-dev
+	zlib1g-dev bpftool libc6-dev-i386 libcap-dev libacl1-dev libmount-dev
+	libjson-c-dev shellcheck
 )
 
 pkgs=()
 list_only=0
 for arg in "$@"; do
-    case "$arg" in
-        --kernel) pkgs+=("${kernel_pkgs[@]}") ;;
-        --vm) pkgs+=("${vm_pkgs[@]}") ;;
-        --build) pkgs+=("${build_pkgs[@]}") ;;
-        --list) list_only=1 ;;
-        -h | --help) usage ;;
-        -*) echo "$prog: unknown option: $arg" >&2; usage ;;
-        *) pkgs+=("$arg") ;;
-    esac
+	case "$arg" in
+		--kernel) pkgs+=("${kernel_pkgs[@]}") ;;
+		--vm) pkgs+=("${vm_pkgs[@]}") ;;
+		--build) pkgs+=("${build_pkgs[@]}") ;;
+		--list) list_only=1 ;;
+		-h | --help) usage ;;
+		-*) echo "$prog: unknown option: $arg" >&2; usage ;;
+		*) pkgs+=("$arg") ;;
+	esac
 done
 [[ ${#pkgs[@]} -gt 0 ]] || usage
 
 if [[ $list_only -eq 1 ]]; then
-    printf '%s\n' "${pkgs[@]}" | sort -u
-    exit 0
+	printf '%s\n' "${pkgs[@]}" | sort -u
+	exit 0
 fi
 
 missing=()
 for p in "${pkgs[@]}"; do
-    status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-    if [[ "$status" != installed ]]; then
-        case " ${missing[*]} " in *" $p "*) ;; *) missing+=("$p") ;; esac
-    fi
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	if [[ "$status" != installed ]]; then
+		case " ${missing[*]} " in *" $p "*) ;; *) missing+=("$p") ;; esac
+	fi
 done
 
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
 echo "$prog: installing missing packages: ${missing[*]}" >&2
 if [[ $(id -u) -ne 0 ]]; then
-    echo "$prog: error: need root to install: ${missing[*]}" >&2
-    exit 1
+	echo "$prog: error: need root to install: ${missing[*]}" >&2
+	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >&2

@@ -1,108 +1,86 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsiter-pin list [--json] [--pin-dir DIR]
- *
- * One line per pin: name, view, target (device and inode, or mount id and
- * mount point), the path it was made for, owner, group, mode, who can
+ * list: one line per pin: name, view, target (device and inode, or mount id
+ * and mount point), the path it was made for, owner, group, mode, who can
  * read it ("!" marks a reader who cannot reach it), program id and tag.
  */
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
 #include "diag.h"
+#include "engine.h"
 #include "pin_json.h"
-#include "pins.h"
 #include "policy.h"
-#include "privs.h"
+#include "target_kind.h"
 
-static const char *get(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return "-";
-	return json_object_get_string(v);
-}
+#define ROW	"%-20s %-11s %-22s %-28s %-18s %-5s %-24s %-6s %s\n"
 
 static void print_pin(json_object *o)
 {
 	json_object *t = NULL, *readers = NULL;
-	char view[48], target[PATH_MAX + 64], owner[160], who[4096] = "";
+	char view[48], target[PATH_MAX + 64] = "-", owner[160], who[4096] = "";
+	const char *name = pin_json_get(o, "view");
 
-	snprintf(view, sizeof(view), "%s%s", strcmp(get(o, "view"), "-") ? get(o, "view") :
-		 strcmp(get(o, "tag"), "-") ? "(foreign)" : "(not a view)",
+	snprintf(view, sizeof(view), "%s%s", strcmp(name, "-") ? name :
+		 strcmp(pin_json_get(o, "tag"), "-") ? "(foreign)" : "(not a view)",
 		 json_object_get_boolean(json_object_object_get(o, "expose_cache")) ?
 		 ":all" : "");
 	json_object_object_get_ex(o, "target", &t);
-	if (!t)
-		snprintf(target, sizeof(target), "-");
-	else if (!strcmp(get(t, "type"), "mount"))
-		snprintf(target, sizeof(target), "mnt %s %s%s", get(t, "mnt_id"),
-			 get(t, "mount_point"),
-			 json_object_get_boolean(json_object_object_get(t, "gone")) ?
-			 " (gone)" : "");
-	else
-		snprintf(target, sizeof(target), "%s ino %s%s", get(t, "dev"),
-			 get(t, "ino"),
-			 json_object_get_boolean(json_object_object_get(t, "gone")) ?
-			 " (gone)" : "");
-	snprintf(owner, sizeof(owner), "%s:%s", get(o, "owner"), get(o, "group"));
+	if (t) {
+		target_kind_named(pin_json_get(t, "type"))->brief(target, sizeof(target), t);
+		if (json_object_get_boolean(json_object_object_get(t, "gone")))
+			strncat(target, " (gone)", sizeof(target) - strlen(target) - 1);
+	}
+	snprintf(owner, sizeof(owner), "%s:%s", pin_json_get(o, "owner"),
+		 pin_json_get(o, "group"));
 	json_object_object_get_ex(o, "readers", &readers);
 	for (size_t i = 0; readers && i < json_object_array_length(readers); i++)
 		snprintf(who + strlen(who), sizeof(who) - strlen(who), "%s%s",
 			 i ? "," : "",
 			 json_object_get_string(json_object_array_get_idx(readers, i)));
-	printf("%-20s %-11s %-22s %-28s %-18s %-5s %-24s %-6s %s\n",
-	       get(o, "name"), view, target, get(o, "path"), owner, get(o, "mode"),
-	       *who ? who : "-", get(o, "prog_id"), get(o, "tag"));
+	printf(ROW, pin_json_get(o, "name"), view, target, pin_json_get(o, "path"), owner,
+	       pin_json_get(o, "mode"), *who ? who : "-", pin_json_get(o, "prog_id"),
+	       pin_json_get(o, "tag"));
 }
 
 static int list(const char *dir, bool json)
 {
 	json_object *pins = NULL;
-	struct pin_dir d;
+	bool empty = false;
 	int ret;
 
-	pindir_init(&d);
-	ret = pindir_open(&d, dir, 0);
-	if (ret && ret != -ENOENT)
+	ret = engine_list(dir, &pins, &empty);
+	if (ret)
 		return ret;
-	if (ret == -ENOENT || d.cur_fd < 0) {
-		if (!json)
-			info("%s: nothing is pinned", dir);
-	}
-	pins = pin_json_all(&d);
+	if (empty && !json)
+		info("%s: nothing is pinned", dir);
 	if (json) {
 		printf("%s\n", json_object_to_json_string_ext(pins,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	} else if (json_object_array_length(pins)) {
-		printf("%-20s %-11s %-22s %-28s %-18s %-5s %-24s %-6s %s\n", "NAME",
-		       "VIEW", "TARGET", "PATH", "OWNER:GROUP", "MODE", "READERS",
-		       "PROG", "TAG");
+		printf(ROW, "NAME", "VIEW", "TARGET", "PATH", "OWNER:GROUP", "MODE",
+		       "READERS", "PROG", "TAG");
 		for (size_t i = 0; i < json_object_array_length(pins); i++)
 			print_pin(json_object_array_get_idx(pins, i));
 	}
 	json_object_put(pins);
-	pindir_close(&d);
 	return 0;
 }
 
-int cmd_list(int argc, char **argv)
+static const struct cmd_option opts[] = {
+	{ "json", 'j', NULL, "print JSON (docs/output.md)", true },
+	{ "pin-dir", 'd', "DIR", "the pin directory (default " POLICY_DEFAULT_PIN_DIR ")",
+	  true },
+	{ NULL }
+};
+
+static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pin-dir", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	const char *dir = POLICY_DEFAULT_PIN_DIR;
 	bool json = false;
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:jh", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_list, argc, argv)) != -1) {
 		switch (c) {
 		case 'd':
 			dir = optarg;
@@ -110,16 +88,16 @@ int cmd_list(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			printf("Usage: fsiter-pin list [--json] [--pin-dir DIR]\n");
-			return EXIT_OK;
 		default:
-			return usage_error("list", NULL);
+			return cmd_exit(&cmd_list, c);
 		}
 	}
 	if (optind != argc)
-		return usage_error("list", "unexpected argument '%s'", argv[optind]);
-	if (privs_restrict(PRIVS_READ))
-		return EXIT_FAIL;
+		return usage_error(&cmd_list, "unexpected argument '%s'", argv[optind]);
 	return list(dir, json) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_list = {
+	"list", run, opts, NULL,
+	"Describe every pin of the pin directory.",
+};

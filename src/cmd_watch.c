@@ -1,119 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fsiter-pin watch [--timeout SEC] POLICY
- *
- * apply, then apply again each time the mount table changes: entries on
- * filesystems that are mounted later (nofail) get their pins, and lose
+ * watch: apply, then apply again each time the mount table changes: entries
+ * on filesystems that are mounted later (nofail) get their pins, and lose
  * them when the filesystem goes. With --timeout, stop once the mount table
  * has been quiet for SEC seconds (udev starts it for a device that comes
  * or goes); without, run until killed. Each apply is atomic, so killing
  * watch at any time is safe.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include "commands.h"
-#include "diag.h"
+#include "engine.h"
 
-/* Mounts that come in a burst (a disk with partitions) apply once. */
-#define SETTLE_MS	300
+static const struct cmd_option opts[] = {
+	{ "timeout", 't', "SEC", "stop after SEC seconds without a change", true },
+	{ NULL }
+};
 
-static long now_ms(void)
+static int run(int argc, char **argv)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
-/*
- * Wait for a change of the mount table, at most TIMEOUT_MS (-1: forever).
- * mountinfo polls with POLLPRI when a mount or umount happens in this
- * namespace. 1 on a change, 0 on timeout, or -errno.
- */
-static int wait_change(int fd, int timeout_ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLPRI };
-	int r;
-
-	do {
-		r = poll(&p, 1, timeout_ms);
-	} while (r < 0 && errno == EINTR);
-	if (r < 0)
-		return -errno;
-	return r > 0;
-}
-
-static int watch(const char *policy, long timeout_s)
-{
-	long deadline = timeout_s >= 0 ? now_ms() + timeout_s * 1000 : -1;
-	int fd, ret, last;
-
-	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		err("/proc/self/mountinfo: %s", strerror(-ret));
-		return ret;
-	}
-	last = apply_policy(policy, false);
-	for (;;) {
-		long left = deadline < 0 ? -1 : deadline - now_ms();
-
-		if (deadline >= 0 && left <= 0)
-			break;
-		ret = wait_change(fd, left > 0 ? (int)left : -1);
-		if (ret < 0) {
-			err("waiting for mount changes: %s", strerror(-ret));
-			break;
-		}
-		if (!ret)
-			break;
-		while (wait_change(fd, SETTLE_MS) > 0)
-			;
-		info("the mount table changed: applying %s again", policy);
-		last = apply_policy(policy, false);
-		if (timeout_s >= 0)
-			deadline = now_ms() + timeout_s * 1000;
-	}
-	close(fd);
-	return last;
-}
-
-int cmd_watch(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	long timeout = -1;
 	char *end;
 	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:h", opts, NULL)) != -1) {
+	while ((c = cmd_getopt(&cmd_watch, argc, argv)) != -1) {
 		switch (c) {
 		case 't':
 			errno = 0;
 			timeout = strtol(optarg, &end, 10);
 			if (errno || *end || timeout < 0 || timeout > 86400)
-				return usage_error("watch", "--timeout '%s': expected seconds, 0 to 86400",
+				return usage_error(&cmd_watch, "--timeout '%s': expected seconds, 0 to 86400",
 						   optarg);
 			break;
-		case 'h':
-			printf("Usage: fsiter-pin watch [--timeout SEC] POLICY\n");
-			return EXIT_OK;
 		default:
-			return usage_error("watch", NULL);
+			return cmd_exit(&cmd_watch, c);
 		}
 	}
 	if (optind != argc - 1)
-		return usage_error("watch", "expected one POLICY file");
-	return watch(argv[optind], timeout) ? EXIT_FAIL : EXIT_OK;
+		return usage_error(&cmd_watch, "expected one POLICY file");
+	return engine_watch(argv[optind], timeout) ? EXIT_FAIL : EXIT_OK;
 }
+
+const struct command cmd_watch = {
+	"watch", run, opts, "POLICY",
+	"Apply the policy, then again whenever the mount table changes.",
+};

@@ -6,6 +6,7 @@
 #include <bpf/libbpf.h>
 #include "diag.h"
 #include "kernel_support.h"
+#include "target_kind.h"
 
 #define PATCH_FS_INODE	"0004-bpf-Introduce-the-fs_inode-iterator.patch"
 #define PATCH_FS_MNT	"0007-bpf-Introduce-the-fs_mnt-iterator.patch"
@@ -15,22 +16,17 @@
 #define PATCH_FOLIOS	"0014-bpf-Add-bpf_filemap_get_folios-to-list-folios-in-one.patch"
 
 /* A function in BTF: libbpf finds iterator targets as bpf_iter_<target>. */
-struct need_func {
+static const struct need_func {
+	unsigned int feature;	/* enum kernel_feature */
 	const char *func;
 	const char *what;
 	const char *patch;
-	unsigned int views;	/* bit per enum view_id */
-};
-
-static const struct need_func need_funcs[] = {
-	{ "bpf_iter_fs_inode", "the iter/fs_inode target", PATCH_FS_INODE,
-	  1u << VIEW_INODE | 1u << VIEW_CACHE | 1u << VIEW_INODE_RAW },
-	{ "bpf_filemap_get_folios", "the one-pass folio walk", PATCH_FOLIOS,
-	  1u << VIEW_INODE },
-	{ "bpf_iter_fs_mnt", "the iter/fs_mnt target", PATCH_FS_MNT,
-	  1u << VIEW_MOUNT },
-	{ "bpf_filemap_may_observe", "the page-cache visibility check",
-	  PATCH_OBSERVE, 1u << VIEW_INODE | 1u << VIEW_CACHE },
+} need_funcs[] = {
+	{ FEAT_FS_INODE, "bpf_iter_fs_inode", "the iter/fs_inode target", PATCH_FS_INODE },
+	{ FEAT_FOLIOS, "bpf_filemap_get_folios", "the one-pass folio walk", PATCH_FOLIOS },
+	{ FEAT_FS_MNT, "bpf_iter_fs_mnt", "the iter/fs_mnt target", PATCH_FS_MNT },
+	{ FEAT_OBSERVE, "bpf_filemap_may_observe", "the page-cache visibility check",
+	  PATCH_OBSERVE },
 };
 
 /* Is there a member NAME in struct ID, looking into anonymous members? */
@@ -90,6 +86,7 @@ static bool has_fs_link_info(const struct btf *btf)
 
 int kernel_check_views(const bool used[VIEW_COUNT])
 {
+	unsigned int features = 0;
 	struct btf *btf;
 	int ret = 0;
 
@@ -100,14 +97,15 @@ int kernel_check_views(const bool used[VIEW_COUNT])
 		    strerror(-ret));
 		return ret;
 	}
+	for (int v = 0; v < VIEW_COUNT; v++)
+		if (used[v])
+			features |= view_table[v].features |
+				    target_kinds[view_table[v].target].feature;
 	for (size_t i = 0; i < sizeof(need_funcs) / sizeof(need_funcs[0]); i++) {
 		const struct need_func *n = &need_funcs[i];
-		bool needed = false;
 
-		for (int v = 0; v < VIEW_COUNT; v++)
-			if (used[v] && (n->views & 1u << v))
-				needed = true;
-		if (!needed || btf__find_by_name_kind(btf, n->func, BTF_KIND_FUNC) >= 0)
+		if (!(features & n->feature) ||
+		    btf__find_by_name_kind(btf, n->func, BTF_KIND_FUNC) >= 0)
 			continue;
 		err("this kernel lacks %s (no %s in its BTF); kernel/patches/%s provides it",
 		    n->what, n->func, n->patch);

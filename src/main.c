@@ -15,48 +15,21 @@
 #define FSITER_VERSION "unknown"
 #endif
 
-static const struct command {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *usage;
-} commands[] = {
-	{ "apply", cmd_apply, "apply [--dry-run] POLICY" },
-	{ "watch", cmd_watch, "watch [--timeout SEC] POLICY" },
-	{ "list", cmd_list, "list [--json] [--pin-dir DIR]" },
-	{ "audit", cmd_audit, "audit [--json] [POLICY]" },
-	{ "remove", cmd_remove, "remove [--pin-dir DIR] NAME... | --all" },
+const struct command *const commands[] = {
+	&cmd_apply, &cmd_watch, &cmd_list, &cmd_audit, &cmd_remove, NULL
 };
-
-#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *out)
 {
+	char synopsis[256];
+
 	fprintf(out, "Usage:\n");
-	for (size_t i = 0; i < NR_COMMANDS; i++)
-		fprintf(out, " %s [-v] %s\n", program_name, commands[i].usage);
-	fprintf(out, "\nOptions:\n"
-		" -v, --verbose   say more, including libbpf's messages\n"
-		" -h, --help      display this help\n"
-		" -V, --version   display version\n"
-		"\nFor more details see fsiter-pin(8) and fsiter-policy.conf(5).\n");
-}
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (fmt) {
-		va_start(ap, fmt);
-		fprintf(stderr, "%s: %s: ", program_name, cmd);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-		va_end(ap);
+	for (const struct command *const *c = commands; *c; c++) {
+		cmd_synopsis(*c, synopsis, sizeof(synopsis));
+		fprintf(out, " %s [-v] %s\n", program_name, synopsis);
 	}
-	for (size_t i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(commands[i].name, cmd))
-			fprintf(stderr, "Usage: %s %s\n", program_name, commands[i].usage);
-	fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
-	return EXIT_USAGE;
+	cmd_print_options(NULL, out);
+	fprintf(out, "\nFor more details see fsiter-pin(8) and fsiter-policy.conf(5).\n");
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -103,9 +76,14 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	libbpf_set_print(libbpf_print);
-	for (size_t i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(commands[i].name, argv[optind]))
-			return commands[i].run(argc - optind, argv + optind);
+	for (const struct command *const *cmd = commands; *cmd; cmd++) {
+		if (strcmp((*cmd)->name, argv[optind]))
+			continue;
+		argc -= optind;
+		argv += optind;
+		optind = 0;	/* getopt starts over for the command */
+		return (*cmd)->run(argc, argv);
+	}
 	fprintf(stderr, "%s: unknown command '%s'\n", program_name, argv[optind]);
 	fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 	return EXIT_USAGE;

@@ -18,27 +18,23 @@ static void manifest_path(const char *pin_dir, char out[PATH_MAX])
 	snprintf(out + n, PATH_MAX - n, ".json");
 }
 
-static json_object *entry_json(struct pin_dir *d, const struct plan_item *it)
+static json_object *record_json(const struct manifest_record *r)
 {
-	const struct policy_entry *e = it->entry;
 	char source[PATH_MAX + 16];
-	struct pin_info pi;
 	json_object *o;
 
-	if (pin_read(d, e->name, &pi) || !pi.is_link)
-		return NULL;
-	snprintf(source, sizeof(source), "%s:%u", e->loc.file, e->loc.line);
+	snprintf(source, sizeof(source), "%s:%u", r->loc.file, r->loc.line);
 	o = json_object_new_object();
-	json_object_object_add(o, "link_id", json_object_new_int64(pi.link_id));
-	json_object_object_add(o, "view", json_object_new_string(e->view->name));
-	json_object_object_add(o, "path", json_object_new_string(e->path));
+	json_object_object_add(o, "link_id", json_object_new_int64(r->link_id));
+	json_object_object_add(o, "view", json_object_new_string(r->view));
+	json_object_object_add(o, "path", json_object_new_string(r->path));
 	json_object_object_add(o, "source", json_object_new_string(source));
-	json_object_object_add(o, "tag", json_object_new_string(pi.tag));
+	json_object_object_add(o, "tag", json_object_new_string(r->tag));
 	return o;
 }
 
-int manifest_write(struct pin_dir *d, const struct plan *pl,
-		   const char *policy)
+int manifest_write(const char *pin_dir, const struct manifest_record *recs,
+		   size_t n, const char *policy)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	json_object *root, *pins;
@@ -48,22 +44,15 @@ int manifest_write(struct pin_dir *d, const struct plan *pl,
 		ret = -errno;
 		goto out_err;
 	}
-	manifest_path(d->path, path);
+	manifest_path(pin_dir, path);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	root = json_object_new_object();
 	pins = json_object_new_object();
-	json_object_object_add(root, "pin_dir", json_object_new_string(d->path));
+	json_object_object_add(root, "pin_dir", json_object_new_string(pin_dir));
 	json_object_object_add(root, "policy", json_object_new_string(policy));
 	json_object_object_add(root, "pins", pins);
-	for (size_t i = 0; i < pl->nr_items; i++) {
-		json_object *o;
-
-		if (pl->items[i].action == PLAN_SKIP)
-			continue;
-		o = entry_json(d, &pl->items[i]);
-		if (o)
-			json_object_object_add(pins, pl->items[i].entry->name, o);
-	}
+	for (size_t i = 0; i < n; i++)
+		json_object_object_add(pins, recs[i].name, record_json(&recs[i]));
 	/* Written whole, then renamed: a reader sees one manifest or the
 	 * other.
 	 */

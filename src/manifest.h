@@ -9,10 +9,11 @@
 #ifndef FSITER_MANIFEST_H
 #define FSITER_MANIFEST_H
 
+#include <limits.h>
+#include <linux/bpf.h>
 #include <linux/types.h>
 #include <json-c/json.h>
-#include "pins.h"
-#include "plan.h"
+#include "diag.h"
 
 #define MANIFEST_DIR	"/run/fsiter-pin"
 
@@ -21,9 +22,21 @@ struct manifest_entry {
 	char source[PATH_MAX + 16];	/* policy file:line */
 };
 
-/* Record the pins of PL in D's manifest. 0 or -errno (reported). */
-int manifest_write(struct pin_dir *d, const struct plan *pl,
-		   const char *policy);
+/* What apply made one pin for. */
+struct manifest_record {
+	const char *name;
+	const char *view;
+	const char *path;
+	struct loc loc;		/* its policy line */
+	__u32 link_id;
+	const char *tag;
+};
+
+/* Record the N pins RECS of PIN_DIR, from POLICY, in PIN_DIR's manifest.
+ * 0 or -errno (reported).
+ */
+int manifest_write(const char *pin_dir, const struct manifest_record *recs,
+		   size_t n, const char *policy);
 /* D's manifest, parsed once for many lookups; NULL if there is none. */
 json_object *manifest_load(const char *pin_dir);
 /* What MANIFEST says of the pin NAME with link LINK_ID: 0 or -ENOENT. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Owner, mode and ACL of pins (libacl), and who can reach them. */
+/* Owner, mode and ACL of pins (libacl). */
 #ifndef FSITER_PERMS_H
 #define FSITER_PERMS_H
 
@@ -29,34 +29,4 @@ int perms_diff(int dirfd, const char *name, const char *path,
  */
 int perms_match(int dirfd, const char *name, const char *path,
 		const struct policy_entry *e, const char **what);
-/* A reader the policy grants that cannot search a directory on the way. */
-struct reach_block {
-	const struct policy_entry *entry;	/* the first entry granting it */
-	const char *who;	/* "group 'fsreaders'" */
-	const char *dir;
-	mode_t mode;		/* of DIR */
-	const char *fix;	/* a command that would let it through */
-	bool on_bpffs;		/* so grant-traverse could */
-	bool other;		/* the reader is everyone (o+r) */
-};
-
-typedef void (*reach_report_fn)(const struct reach_block *b, void *arg);
-
-/*
- * Can everyone that the N ENTRIES grant read access reach PIN_DIR (search
- * every directory from / down)? If not: with GRANT_TRAVERSE, add x ACL
- * entries on the bpffs directories in the way (unless DRY_RUN); without,
- * REPORT each reader stopped (NULL: print an error and how to fix it).
- * 0, -EACCES if anyone is stopped, or -errno.
- */
-int perms_check_reach(const struct policy_entry *const *entries, size_t n,
-		      bool grant_traverse, const char *pin_dir, bool dry_run,
-		      reach_report_fn report, void *arg);
-/*
- * Who can read the pin PIN_PATH, from its owner, mode and ACL: "u:root,
- * g:fsreaders,o", each marked "!" if it cannot reach PIN_DIR. 0 or -errno.
- */
-int perms_pin_readers(const char *pin_path, const char *pin_dir, char *out,
-		      size_t size);
-
 #endif

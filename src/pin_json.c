@@ -5,15 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/sysmacros.h>
 #include <acl/libacl.h>
 #include "diag.h"
-#include "fsiter_uapi.h"
 #include "manifest.h"
-#include "mounts.h"
-#include "perms.h"
+#include "pin_info.h"
 #include "pin_json.h"
-#include "views.h"
+#include "reach.h"
+#include "target_kind.h"
 
 static json_object *str_or_null(const char *s)
 {
@@ -22,25 +20,23 @@ static json_object *str_or_null(const char *s)
 
 static json_object *target_json(const struct pin_info *pi)
 {
+	const struct target_kind *k = target_kind_of_type(pi->fs_type);
 	json_object *t = json_object_new_object();
-	char dev[32];
-	char *mp;
 
-	json_object_object_add(t, "type", json_object_new_string(
-		pi->fs_type == FSITER_FS_ITER_MNT ? "mount" : "inode"));
+	json_object_object_add(t, "type", json_object_new_string(k->name));
 	json_object_object_add(t, "mnt_id", json_object_new_int64(pi->mnt_id));
-	if (pi->fs_type == FSITER_FS_ITER_INODE) {
-		/* new_encode_dev() is glibc's st_dev encoding */
-		snprintf(dev, sizeof(dev), "%u:%u", major(pi->dev), minor(pi->dev));
-		json_object_object_add(t, "dev", json_object_new_string(dev));
-		json_object_object_add(t, "ino", json_object_new_int64(pi->ino));
-	} else {
-		mp = pi->gone ? NULL : mounts_target_of(pi->mnt_id);
-		json_object_object_add(t, "mount_point", str_or_null(mp));
-		free(mp);
-	}
+	k->to_json(t, pi);
 	json_object_object_add(t, "gone", json_object_new_boolean(pi->gone));
 	return t;
+}
+
+const char *pin_json_get(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return "-";
+	return json_object_get_string(v);
 }
 
 /* The pin's named ACL entries ("u:fsb:r--,g:fsreaders:r--"), or NULL. */
@@ -120,7 +116,7 @@ json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest
 	json_object_object_add(o, "acl", str_or_null(acl));
 	free(acl);
 	arr = json_object_new_array();
-	if (!perms_pin_readers(path, d->path, readers, sizeof(readers)) &&
+	if (!reach_readers(path, d->path, readers, sizeof(readers)) &&
 	    strcmp(readers, "-"))
 		for (tok = strtok_r(readers, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			json_object_array_add(arr, json_object_new_string(tok));

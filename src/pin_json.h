@@ -8,7 +8,7 @@
 #define FSITER_PIN_JSON_H
 
 #include <json-c/json.h>
-#include "pins.h"
+#include "pindir.h"
 
 /*
  * The pin NAME of D, or NULL with -errno in *error (reported). MANIFEST is
@@ -16,6 +16,8 @@
  */
 json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest,
 		      int *error);
+/* The string value of KEY in O, or "-". */
+const char *pin_json_get(json_object *o, const char *key);
 /* Every pin of D, in name order: an array (empty if there is none). */
 json_object *pin_json_all(struct pin_dir *d);
 

@@ -1,237 +1,211 @@
 // SPDX-License-Identifier: GPL-2.0
+/* plan_build(): from a policy file to a plan; see plan.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
-#include <bpf/libbpf.h>
 #include "diag.h"
-#include "fault.h"
-#include "fsiter_uapi.h"
-#include "perms.h"
+#include "kernel_support.h"
+#include "mounts.h"
 #include "plan.h"
+#include "privs.h"
+#include "reach.h"
 
-enum view_variant plan_variant(const struct policy_entry *e)
+static bool needs_acls(const struct policy *p)
 {
-	return (e->options & POLICY_OPT_EXPOSE_CACHE) ? VIEW_ALL : VIEW_CHECKED;
-}
-
-/* Is the link attached to T, as link info identifies it? */
-static bool same_target(const struct view_desc *view, const struct target *t,
-			const struct pin_info *pi)
-{
-	if (view->target == VIEW_TARGET_MNT)
-		return pi->fs_type == FSITER_FS_ITER_MNT &&
-		       (int)pi->mnt_id == t->mnt_id;
-	return pi->fs_type == FSITER_FS_ITER_INODE && pi->ino == t->ino &&
-	       pi->dev == (__u32)t->dev;
-}
-
-unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
-		       const struct view_prog *v)
-{
-	const struct policy_entry *e = it->entry;
-	enum view_variant want = plan_variant(e), have;
-	const struct view_desc *pv;
-	unsigned int drift = 0;
-
-	if (!pi->is_link)
-		return DRIFT_FOREIGN;
-	pv = view_by_prog_name(pi->prog_name, &have);
-	if (!pv)
-		drift |= DRIFT_FOREIGN;
-	else if (pv != e->view)
-		drift |= DRIFT_VIEW;
-	else if (have != want)
-		drift |= DRIFT_VARIANT;
-	else if (strcmp(pi->tag, v->tag[want]))
-		drift |= DRIFT_PROGRAM;
-
-	if (pi->gone)
-		drift |= DRIFT_GONE;
-	else if (it->target.fd >= 0 && !same_target(e->view, &it->target, pi))
-		drift |= DRIFT_TARGET;
-	return drift;
-}
-
-/* Is the pin what ITEM asks for? NULL if so, else what differs. */
-static const char *pin_differs(struct plan_item *it, struct pin_dir *d,
-			       const struct pin_info *pi,
-			       const struct view_prog *v)
-{
-	unsigned int drift = pin_drift(it, pi, v);
-	char path[PATH_MAX];
-	const char *what = NULL;
-	int r;
-
-	if (drift & (DRIFT_FOREIGN | DRIFT_PROGRAM))
-		return "program";
-	if (drift & DRIFT_VIEW)
-		return "view";
-	if (drift & DRIFT_VARIANT)
-		return "expose-cache";
-	if (drift & (DRIFT_GONE | DRIFT_TARGET))
-		return "target";
-	if (path_join(path, d->path, it->entry->name))
-		return "path";
-	r = perms_match(d->cur_fd, it->entry->name, path, it->entry, &what);
-	if (r < 0)
-		return "owner, mode or ACL";
-	return r ? NULL : what;
-}
-
-int plan_compare(struct plan *pl, struct pin_dir *d)
-{
-	char **names = NULL;
-	size_t n = 0;
-	int ret;
-
-	ret = pindir_names(d, &names, &n);
-	if (ret) {
-		err("%s: %s", d->path, strerror(-ret));
-		return ret;
-	}
-	for (size_t i = 0; i < pl->nr_items; i++) {
-		struct plan_item *it = &pl->items[i];
-		struct pin_info pi;
-		bool exists = false;
-
-		if (it->action == PLAN_SKIP)
-			continue;
-		for (size_t j = 0; j < n; j++)
-			if (names[j] && !strcmp(names[j], it->entry->name)) {
-				free(names[j]);
-				names[j] = NULL;
-				exists = true;
-			}
-		if (!exists) {
-			it->action = PLAN_CREATE;
-			continue;
-		}
-		ret = pin_read(d, it->entry->name, &pi);
-		if (ret) {
-			err("%s/%s: %s", d->path, it->entry->name, strerror(-ret));
-			goto out;
-		}
-		it->why = pin_differs(it, d, &pi, &pl->views[it->entry->view->id]);
-		it->action = it->why ? PLAN_REPLACE : PLAN_KEEP;
-	}
-	/* What is left is in no entry: stale. */
-	pl->stale = calloc(n + 1, sizeof(*pl->stale));
-	if (!pl->stale) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (size_t j = 0; j < n; j++)
-		if (names[j]) {
-			pl->stale[pl->nr_stale++] = names[j];
-			names[j] = NULL;
-		}
-	ret = 0;
-out:
-	pindir_free_names(names, n);
-	return ret;
-}
-
-bool plan_has_changes(const struct plan *pl)
-{
-	if (pl->nr_stale)
+	if (p->grant_traverse)
 		return true;
-	for (size_t i = 0; i < pl->nr_items; i++)
-		if (pl->items[i].action == PLAN_CREATE ||
-		    pl->items[i].action == PLAN_REPLACE)
+	for (size_t i = 0; i < p->nr_entries; i++)
+		if (p->entries[i].nr_grants)
 			return true;
 	return false;
 }
 
-void plan_print(const struct plan *pl, bool dry_run)
+/* The kernel checks: fs targets for the views in use; for apply, ACLs in
+ * bpffs if the policy grants any.
+ */
+static int check_kernel(const struct plan *pl)
 {
-	size_t created = 0, replaced = 0, kept = 0, skipped = 0;
+	const struct policy *p = &pl->policy;
+	bool used[VIEW_COUNT] = { false };
+	char dir[PATH_MAX];
+	struct statfs sf;
+	int ret, fd;
 
-	for (size_t i = 0; i < pl->nr_items; i++) {
-		const struct plan_item *it = &pl->items[i];
-		const struct policy_entry *e = it->entry;
+	for (size_t i = 0; i < p->nr_entries; i++)
+		used[p->entries[i].view->id] = true;
+	/* Both checks run, so one message lists all that is missing. */
+	ret = kernel_check_views(used);
+	if (pl->mode == PLAN_AUDIT || !needs_acls(p))
+		return ret;
+	/* The deepest directory of pin-dir that exists, on bpffs. */
+	snprintf(dir, sizeof(dir), "%s", pl->pin_dir);
+	while ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		char *slash = strrchr(dir, '/');
 
-		switch (it->action) {
-		case PLAN_CREATE:
-			printf("%s %s: %s of %s\n", dry_run ? "would create" : "created",
-			       e->name, e->view->name, e->path);
-			created++;
-			break;
-		case PLAN_REPLACE:
-			printf("%s %s: %s of %s (%s differs)\n",
-			       dry_run ? "would replace" : "replaced", e->name,
-			       e->view->name, e->path, it->why);
-			replaced++;
-			break;
-		case PLAN_KEEP:
-			info_v("unchanged %s", e->name);
-			kept++;
-			break;
-		case PLAN_SKIP:
-			skipped++;
-			break;
-		}
+		if (errno != ENOENT || !slash || slash == dir)
+			return ret;	/* dry run without bpffs */
+		*slash = '\0';
 	}
-	for (size_t i = 0; i < pl->nr_stale; i++)
-		printf("%s %s: not in the policy\n",
-		       dry_run ? "would remove" : "removed", pl->stale[i]);
-	if (!plan_has_changes(pl)) {
-		printf("nothing to do: %zu pin%s match%s the policy\n", kept,
-		       kept == 1 ? "" : "s", kept == 1 ? "es" : "");
-		return;
-	}
-	printf("%s%zu created, %zu replaced, %zu removed, %zu unchanged",
-	       dry_run ? "dry run, nothing changed: " : "", created, replaced,
-	       pl->nr_stale, kept);
-	if (skipped)
-		printf(", %zu skipped (nofail)", skipped);
-	printf("\n");
+	if (!fstatfs(fd, &sf) && (unsigned long)sf.f_type == BPF_FS_MAGIC)
+		ret = kernel_check_bpffs_acl(fd, dir) ?: ret;
+	close(fd);
+	return ret;
 }
 
-int plan_stage(struct plan *pl, struct pin_dir *d)
+/* Open every entry's path; a missing one with nofail is skipped. Apply
+ * fails after naming every path that does not open; audit notes them.
+ */
+static int open_targets(struct plan *pl)
 {
 	int ret = 0;
 
-	for (size_t i = 0; i < pl->nr_items && !ret; i++) {
+	for (size_t i = 0; i < pl->nr_items; i++) {
 		struct plan_item *it = &pl->items[i];
 		const struct policy_entry *e = it->entry;
-		struct bpf_link *link = NULL;
-		char path[PATH_MAX];
+		int r = target_open(e->path, &it->target);
 
-		if (it->action == PLAN_KEEP) {
-			ret = gen_keep(d, e->name);
-			continue;
+		if (r == -ENOENT && (e->options & POLICY_OPT_NOFAIL)) {
+			if (pl->mode != PLAN_AUDIT)
+				info("%s:%u: '%s': %s does not exist; skipped (nofail)",
+				     e->loc.file, e->loc.line, e->name, e->path);
+			it->action = PLAN_SKIP;
+		} else if (r && pl->mode == PLAN_AUDIT) {
+			it->target_err = r;
+		} else if (r) {
+			err_at(&e->loc, "path '%s': %s", e->path, target_strerror(r));
+			ret = -EINVAL;
 		}
-		if (it->action == PLAN_SKIP)
-			continue;
-		ret = fault_at("attach");
-		if (!ret)
-			ret = view_attach(&pl->views[e->view->id], plan_variant(e),
-					  it->target.fd, &link);
-		if (ret) {
-			err_at(&e->loc, "'%s': cannot attach view '%s' to %s: %s",
-			       e->name, e->view->name, e->path, strerror(-ret));
-			break;
-		}
-		ret = path_join(path, d->new_path, e->name);
-		if (!ret)
-			ret = fault_at("pin");
-		if (!ret)
-			ret = bpf_link__pin(link, path);
-		if (ret) {
-			err("%s: cannot pin: %s", path, strerror(-ret));
-		} else {
-			ret = fault_at("perms");
-			if (!ret)
-				ret = perms_set(d->new_fd, e->name, path, e);
-			if (ret)
-				err("%s: cannot set owner, mode and ACL: %s", path,
-				    strerror(-ret));
-		}
-		/* The pin holds the link; ours goes. */
-		bpf_link__destroy(link);
 	}
+	return ret;
+}
+
+static int load_views(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nr_items; i++) {
+		const struct policy_entry *e = pl->items[i].entry;
+		int ret;
+
+		if (pl->items[i].action == PLAN_SKIP)
+			continue;
+		ret = view_load(&pl->views[e->view->id], e->view->id);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Audit keeps each reader who cannot reach the pins as a finding. */
+static void keep_block(const struct reach_block *b, void *arg)
+{
+	struct plan *pl = arg;
+	struct plan_block *nb;
+	char *detail;
+
+	if (asprintf(&detail, "grants %s read access, but %s (mode %04o) does not let %s through; '%s' would",
+		     b->who, b->dir, b->mode, b->other ? "them" : "it", b->fix) < 0)
+		return;
+	nb = realloc(pl->blocks, (pl->nr_blocks + 1) * sizeof(*nb));
+	if (!nb) {
+		free(detail);
+		return;
+	}
+	pl->blocks = nb;
+	nb[pl->nr_blocks++] = (struct plan_block){ b->entry, detail };
+}
+
+/* Can the readers of the entries that will be pinned reach them? */
+static int check_reach(struct plan *pl)
+{
+	bool audit = pl->mode == PLAN_AUDIT;
+	const struct policy_entry **entries;
+	size_t n = 0;
+	int ret;
+
+	entries = calloc(pl->nr_items + 1, sizeof(*entries));
+	if (!entries)
+		return -ENOMEM;
+	for (size_t i = 0; i < pl->nr_items; i++)
+		if (pl->items[i].action != PLAN_SKIP)
+			entries[n++] = pl->items[i].entry;
+	ret = reach_check(entries, n, !audit && pl->policy.grant_traverse,
+			  pl->pin_dir, pl->mode != PLAN_APPLY,
+			  audit ? keep_block : NULL, pl);
+	free(entries);
+	return audit && ret == -EACCES ? 0 : ret;
+}
+
+/* Privileges, bpffs, the kernel: all before anything is opened. 0, 1 if
+ * this is a dry run without bpffs (nothing is pinned), or -errno.
+ */
+static int check_system(struct plan *pl)
+{
+	int ret, no_bpffs = 0;
+
+	ret = privs_restrict(pl->mode == PLAN_AUDIT ? PRIVS_READ : PRIVS_APPLY);
+	if (ret || pl->mode == PLAN_AUDIT)
+		return ret ?: check_kernel(pl);
+	umask(077);
+	ret = mounts_ensure_bpffs(pl->pin_dir, pl->mode == PLAN_DRY_RUN);
+	if (ret < 0)
+		return ret;
+	no_bpffs = ret == 1;
+	ret = check_kernel(pl);
+	return ret ?: no_bpffs;
+}
+
+static int open_pin_dir(struct plan *pl)
+{
+	int ret;
+
+	if (pl->mode == PLAN_APPLY)
+		return pindir_open(&pl->dir, pl->pin_dir, PINDIR_CREATE);
+	ret = pindir_open(&pl->dir, pl->pin_dir, PINDIR_LOOK);
+	return ret == -ENOENT ? 0 : ret;
+}
+
+int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode)
+{
+	struct policy *p = &pl->policy;
+	int ret, no_bpffs;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->mode = mode;
+	pl->policy_path = policy_path;
+	policy_init(p);
+	pindir_init(&pl->dir);
+	ret = policy_load(p, policy_path);
+	if (!ret)
+		ret = policy_validate(p);
+	if (ret)
+		return ret;
+	pl->pin_dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
+	no_bpffs = check_system(pl);
+	if (no_bpffs < 0)
+		return no_bpffs;
+
+	pl->items = calloc(p->nr_entries ?: 1, sizeof(*pl->items));
+	if (!pl->items)
+		return -ENOMEM;
+	pl->nr_items = p->nr_entries;
+	for (size_t i = 0; i < p->nr_entries; i++) {
+		pl->items[i].entry = &p->entries[i];
+		pl->items[i].target.fd = -1;
+	}
+	ret = open_targets(pl);
+	if (!ret)
+		ret = load_views(pl);
+	if (!ret)
+		ret = check_reach(pl);
+	if (!ret && !no_bpffs)
+		ret = open_pin_dir(pl);
+	if (!ret)
+		ret = plan_compare(pl);
 	return ret;
 }
 
@@ -243,7 +217,14 @@ void plan_free(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_stale; i++)
 		free(pl->stale[i]);
 	free(pl->stale);
+	for (size_t i = 0; i < pl->nr_blocks; i++)
+		free(pl->blocks[i].detail);
+	free(pl->blocks);
 	for (int v = 0; v < VIEW_COUNT; v++)
 		view_unload(&pl->views[v]);
+	pindir_close(&pl->dir);
+	policy_free(&pl->policy);
 	memset(pl, 0, sizeof(*pl));
+	/* The next plan (watch) reads the mount table again. */
+	mounts_forget();
 }

@@ -1,41 +1,40 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What apply will do: the policy against the pins in place; then the
- * next generation of the pin directory (pins.h), where kept pins are hard
- * links and new ones get their final owner, mode and ACL; the switch to
- * it is pins.c's.
+ * The engine under every command that reads a policy.
+ *
+ *   plan_build()   parse and validate the policy, check privileges, bpffs
+ *                  and the kernel, open the targets, load the views, check
+ *                  that readers can reach the pins, then compare each entry
+ *                  with the pin in place: its drift and what apply would do
+ *                  (keep, create, replace), and the stale pins.
+ *   plan_commit()  build the next pin directory aside (kept pins are hard
+ *                  links, new ones get their owner, mode and ACL), switch
+ *                  to it with one exchange, record the manifest. The only
+ *                  place that begins, stages, commits or aborts.
+ *
+ * apply commits a plan, --dry-run prints one, audit reports its drift
+ * (plan_findings()), watch builds one whenever the mounts change.
  */
 #ifndef FSITER_PLAN_H
 #define FSITER_PLAN_H
 
 #include <stdbool.h>
-#include "pins.h"
+#include "pin_info.h"
+#include "pindir.h"
 #include "policy.h"
 #include "targets.h"
 #include "views.h"
 
+enum plan_mode {
+	PLAN_APPLY,
+	PLAN_DRY_RUN,	/* change nothing, not even the work directory */
+	PLAN_AUDIT,	/* also: a path that cannot be opened is drift */
+};
+
 enum plan_action { PLAN_KEEP, PLAN_CREATE, PLAN_REPLACE, PLAN_SKIP };
 
-struct plan_item {
-	struct policy_entry *entry;
-	struct target target;
-	enum plan_action action;
-	const char *why;	/* PLAN_REPLACE: what differs */
-};
-
-struct plan {
-	struct plan_item *items;
-	size_t nr_items;
-	char **stale;		/* pins in the directory that no entry names */
-	size_t nr_stale;
-	struct view_prog views[VIEW_COUNT];
-};
-
-/* Which program of its view an entry uses. */
-enum view_variant plan_variant(const struct policy_entry *e);
-
-/* How a pinned link differs from its entry, but for owner, mode and ACL
- * (perms_diff()): a mask, 0 if it is what the entry asks for.
+/* How a pin differs from its entry: a mask, 0 if it is what the entry
+ * asks for.
  */
 enum pin_drift {
 	DRIFT_FOREIGN	= 1 << 0,	/* not one of fsiter-pin's views */
@@ -44,16 +43,88 @@ enum pin_drift {
 	DRIFT_PROGRAM	= 1 << 3,	/* the view's program, another version */
 	DRIFT_GONE	= 1 << 4,	/* its filesystem was unmounted */
 	DRIFT_TARGET	= 1 << 5,	/* the path names another object now */
+	DRIFT_OWNER	= 1 << 6,
+	DRIFT_MODE	= 1 << 7,
+	DRIFT_ACL	= 1 << 8,
+	DRIFT_PERMS_UNREADABLE = 1 << 9,	/* owner, mode or ACL */
+	DRIFT_UNREADABLE = 1 << 10,	/* the pin itself (audit) */
 };
-/* The target is compared only if IT's target is open. */
-unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
-		       const struct view_prog *v);
-/* Decide each item's action against the current pins of D. */
-int plan_compare(struct plan *pl, struct pin_dir *d);
+
+struct plan_item {
+	struct policy_entry *entry;
+	struct target target;
+	int target_err;		/* audit: why the path did not open, or 0 */
+	enum plan_action action;
+	bool pinned;		/* the pin directory has a pin of this name */
+	struct pin_info pin;	/* pinned: what it is */
+	unsigned int drift;	/* pinned: enum pin_drift */
+	const char *why;	/* PLAN_REPLACE: what differs */
+};
+
+/* A reader the policy grants who cannot reach the pins (audit). */
+struct plan_block {
+	const struct policy_entry *entry;
+	char *detail;
+};
+
+struct plan {
+	enum plan_mode mode;
+	const char *policy_path;
+	struct policy policy;
+	const char *pin_dir;
+	struct pin_dir dir;
+	struct plan_item *items;
+	size_t nr_items;
+	char **stale;		/* pins in the directory that no entry names */
+	size_t nr_stale;
+	struct plan_block *blocks;
+	size_t nr_blocks;
+	struct view_prog views[VIEW_COUNT];
+};
+
+/* Build the plan of POLICY_PATH in PL (freed with plan_free() whatever
+ * this returns). 0 or -errno, reported.
+ */
+int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode);
+/* Switch to the plan's pins (if anything changes) and print what changed.
+ * 0 or -errno, reported; readers see the old pins or the new ones.
+ */
+int plan_commit(struct plan *pl);
 bool plan_has_changes(const struct plan *pl);
 void plan_print(const struct plan *pl, bool dry_run);
-/* Fill the new generation of D. 0 or -errno (reported). */
-int plan_stage(struct plan *pl, struct pin_dir *d);
 void plan_free(struct plan *pl);
+
+/* apply, once: build, then print (DRY_RUN) or commit. 0 or -errno. */
+int plan_apply(const char *policy_path, bool dry_run);
+
+/* What audit reports, one call per finding, in the order of the policy:
+ * KIND is a word of docs/output.md, LOC NULL for a pin no entry names.
+ */
+typedef void (*finding_fn)(void *arg, const char *kind, const char *pin,
+			   const struct loc *loc, const char *detail);
+/* The findings of PL; returns how many. */
+size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg);
+
+/* The comparison, on its own (plan_compare.c). */
+
+/* Which program of its view an entry uses. */
+enum view_variant plan_variant(const struct policy_entry *e);
+/* How the link PI differs from IT's entry, but for owner, mode and ACL;
+ * the target is compared only if IT's target is open. V has the tags.
+ */
+unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
+		       const struct view_prog *v);
+/* What differs, in a word, for "replaced NAME (WORD differs)"; NULL if
+ * nothing does.
+ */
+const char *drift_word(unsigned int drift);
+/* Match the N sorted NAMES in the pin directory to PL's items: set each
+ * item's pinned, and move the names no item claims to PL's stale list
+ * (the names of skipped items count as stale: apply removes their pins).
+ * Taken names are freed and set to NULL. 0 or -ENOMEM.
+ */
+int plan_match(struct plan *pl, char **names, size_t n);
+/* Read each pinned item's pin, its drift and action, from PL's dir. */
+int plan_compare(struct plan *pl);
 
 #endif

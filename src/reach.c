@@ -18,15 +18,7 @@
 #include <linux/magic.h>
 #include <acl/libacl.h>
 #include "diag.h"
-#include "perms.h"
-
-enum reader_kind { READER_USER, READER_GROUP, READER_OTHER };
-
-struct reader {
-	enum reader_kind kind;
-	unsigned int id;
-	const struct policy_entry *first;	/* the first entry granting it */
-};
+#include "reach.h"
 
 struct readers {
 	struct reader *r;
@@ -91,7 +83,7 @@ static bool in_groups(gid_t gid, const gid_t *gids, int n)
 }
 
 /* The POSIX.1e access check (acls(5)), for search permission. */
-static bool may_search(acl_t acl, const struct stat *st, const struct reader *r)
+bool reach_may_search(acl_t acl, const struct stat *st, const struct reader *r)
 {
 	bool have_mask = false, mask_x = true, matched = false, allowed = false;
 	gid_t gids[NGROUPS_MAX + 1];
@@ -241,7 +233,6 @@ static int grant_search(acl_t *acl, const struct reader *r)
 	return acl_calc_mask(acl) ? -errno : 0;
 }
 
-/* Check one directory for every reader; fix or report. */
 /* Report one reader stopped at one directory: apply's error and hint. */
 static void print_block(const struct reach_block *b, void *arg)
 {
@@ -285,7 +276,7 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 		const struct reader *r = &rs->r[i];
 		struct reach_block b;
 
-		if (may_search(acl, &st, r))
+		if (reach_may_search(acl, &st, r))
 			continue;
 		reader_name(r, who, sizeof(who));
 		reader_fix(r, dir, fix, sizeof(fix));
@@ -331,9 +322,9 @@ static int check_dirs(struct reach_ctx *c, const struct readers *rs,
 	return ret == 1 ? 0 : ret;
 }
 
-int perms_check_reach(const struct policy_entry *const *entries, size_t n,
-		      bool grant_traverse, const char *pin_dir, bool dry_run,
-		      reach_report_fn report, void *arg)
+int reach_check(const struct policy_entry *const *entries, size_t n,
+		bool grant_traverse, const char *pin_dir, bool dry_run,
+		reach_report_fn report, void *arg)
 {
 	struct reach_ctx c = { grant_traverse, dry_run, report ?: print_block,
 			       arg, false };
@@ -349,7 +340,7 @@ int perms_check_reach(const struct policy_entry *const *entries, size_t n,
 	return ret;
 }
 
-/* Collects whether anyone was stopped, for perms_pin_readers(). */
+/* Collects whether anyone was stopped, for reach_readers(). */
 static void note_block(const struct reach_block *b, void *arg)
 {
 	*(bool *)arg = true;
@@ -418,8 +409,8 @@ static void add_reader_text(const struct reader *r, const char *pin_dir,
 		 *out ? "," : "", stopped ? "!" : "", who);
 }
 
-int perms_pin_readers(const char *pin_path, const char *pin_dir, char *out,
-		      size_t size)
+int reach_readers(const char *pin_path, const char *pin_dir, char *out,
+		  size_t size)
 {
 	bool mask_r = true, have_mask = false;
 	static const struct policy_entry none;

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <string.h>
 #include "view_table.h"
 
+/* As bpf_prog_info.name keeps them: BPF_OBJ_NAME_LEN - 1 characters. */
+#define PROG_NAME_LEN	15
+
+#define VIEW(id, name, target, flags, features, checked, all, summary) \
+	{ VIEW_##id, name, target, flags, features, { checked, all }, summary },
 const struct view_desc view_table[VIEW_COUNT] = {
-	{ VIEW_INODE, "inode", VIEW_TARGET_INODE, VIEW_SHOWS_CACHE,
-	  "superblock, inode, page-cache counts and every cached folio" },
-	{ VIEW_CACHE, "cache", VIEW_TARGET_INODE, VIEW_SHOWS_CACHE,
-	  "one line of page-cache counts" },
-	{ VIEW_INODE_RAW, "inode-raw", VIEW_TARGET_INODE, VIEW_SHOWS_KADDR,
-	  "BTF dump of the inode and its super_block" },
-	{ VIEW_MOUNT, "mount", VIEW_TARGET_MNT, 0,
-	  "the mount a path is on, as in mountinfo" },
+#include "views.def"
 };
+#undef VIEW
 
 const struct view_desc *view_lookup(const char *name)
 {
@@ -23,5 +23,30 @@ const struct view_desc *view_lookup(const char *name)
 
 const char *view_names(void)
 {
-	return "inode, cache, inode-raw, mount";
+	static char names[VIEW_COUNT * 32];
+	size_t n = 0;
+
+	if (*names)
+		return names;
+	for (int i = 0; i < VIEW_COUNT; i++)
+		n += snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+			      view_table[i].name);
+	return names;
+}
+
+const struct view_desc *view_by_prog_name(const char *prog_name,
+					  enum view_variant *variant)
+{
+	for (int i = 0; i < VIEW_COUNT; i++) {
+		for (int j = 0; j < VIEW_VARIANTS; j++) {
+			const char *n = view_table[i].prog[j];
+
+			if (n && !strncmp(n, prog_name, PROG_NAME_LEN)) {
+				if (variant)
+					*variant = j;
+				return &view_table[i];
+			}
+		}
+	}
+	return NULL;
 }

@@ -1,23 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The views a policy can name, as plain data: the parser checks names
- * against it without knowing anything of BPF; views.c adds the programs.
+ * The views a policy can name, as plain data (views.def): the parser
+ * checks names against it without knowing anything of BPF; views.c loads
+ * the programs it names.
  */
 #ifndef FSITER_VIEW_TABLE_H
 #define FSITER_VIEW_TABLE_H
 
+#include <stdbool.h>
+
+/* What a view attaches to; target_kind.c says how to handle each. */
 enum view_target {
-	VIEW_TARGET_INODE,	/* iter/fs_inode: one file */
-	VIEW_TARGET_MNT,	/* iter/fs_mnt: the mount a path is on */
+	TARGET_INODE,	/* iter/fs_inode: one file */
+	TARGET_MNT,	/* iter/fs_mnt: the mount a path is on */
+	TARGET_KINDS,
 };
 
+/* Kernel features, as kernel_support.c finds them in BTF, in the order
+ * its messages list them.
+ */
+enum kernel_feature {
+	FEAT_FS_INODE	= 1 << 0,	/* the iter/fs_inode target */
+	FEAT_FOLIOS	= 1 << 1,	/* bpf_filemap_get_folios() */
+	FEAT_FS_MNT	= 1 << 2,	/* the iter/fs_mnt target */
+	FEAT_OBSERVE	= 1 << 3,	/* bpf_filemap_may_observe() */
+};
+
+#define VIEW(id, ...) VIEW_##id,
 enum view_id {
-	VIEW_INODE,
-	VIEW_CACHE,
-	VIEW_INODE_RAW,
-	VIEW_MOUNT,
+#include "views.def"
 	VIEW_COUNT,
 };
+#undef VIEW
 
 /* What a view reveals beyond what stat(2) on the path would. */
 #define VIEW_SHOWS_KADDR	0x1	/* kernel addresses: root only by default */
@@ -26,11 +40,16 @@ enum view_id {
  */
 #define VIEW_SHOWS_CACHE	0x2
 
+/* A view's programs: the checked one, and the one for every reader. */
+enum view_variant { VIEW_CHECKED, VIEW_ALL, VIEW_VARIANTS };
+
 struct view_desc {
 	enum view_id id;
 	const char *name;
 	enum view_target target;
 	unsigned int flags;
+	unsigned int features;	/* enum kernel_feature, beyond the target's */
+	const char *prog[VIEW_VARIANTS];	/* [VIEW_ALL]: may be NULL */
 	const char *summary;
 };
 
@@ -39,5 +58,11 @@ extern const struct view_desc view_table[VIEW_COUNT];
 const struct view_desc *view_lookup(const char *name);
 /* "inode, cache, inode-raw, mount", for messages. */
 const char *view_names(void);
+/*
+ * The view whose program is called PROG_NAME (as truncated in prog info),
+ * and which of its programs it is.
+ */
+const struct view_desc *view_by_prog_name(const char *prog_name,
+					  enum view_variant *variant);
 
 #endif

@@ -5,57 +5,24 @@
 #include <bpf/bpf.h>
 #include "diag.h"
 #include "fsiter_uapi.h"
+#include "pin_info.h"
+#include "target_kind.h"
 #include "views.h"
-#include "view_inode.skel.h"
-#include "view_cache.skel.h"
-#include "view_inode_raw.skel.h"
-#include "view_mount.skel.h"
+#include "view_objects.h"
 
-/*
- * Each skeleton has its own type; these wrappers give the registry one
- * shape: the skeleton, its checked program, and its "all" program if any.
- */
-#define VIEW_SKEL_OPS(skel, checked, all)				\
-static void *skel##_open(struct bpf_program **progs)			\
-{									\
-	struct skel *s = skel##__open_and_load();			\
-									\
-	if (s) {							\
-		progs[VIEW_CHECKED] = s->progs.checked;			\
-		progs[VIEW_ALL] = all;					\
-	}								\
-	return s;							\
-}									\
-static void skel##_close(void *s)					\
-{									\
-	skel##__destroy(s);						\
-}
+/* Each view's object, as its skeleton embeds it (bpf/CMakeLists.txt). */
+static const struct view_object {
+	const char *view;
+	const char *obj_name;	/* the skeleton's, which names its maps */
+	const void *(*elf_bytes)(size_t *size);
+} view_objects[] = VIEW_OBJECTS;
 
-VIEW_SKEL_OPS(view_inode, fsiter_inode, s->progs.fsiter_inode_all)
-VIEW_SKEL_OPS(view_cache, fsiter_cache, s->progs.fsiter_cache_all)
-VIEW_SKEL_OPS(view_inode_raw, fsiter_inode_raw, NULL)
-VIEW_SKEL_OPS(view_mount, fsiter_mount, NULL)
-
-static const struct {
-	void *(*open)(struct bpf_program **progs);
-	void (*close)(void *skel);
-	const char *prog_name[VIEW_VARIANTS];
-} skel_ops[VIEW_COUNT] = {
-	[VIEW_INODE] = { view_inode_open, view_inode_close,
-			 { "fsiter_inode", "fsiter_inode_all" } },
-	[VIEW_CACHE] = { view_cache_open, view_cache_close,
-			 { "fsiter_cache", "fsiter_cache_all" } },
-	[VIEW_INODE_RAW] = { view_inode_raw_open, view_inode_raw_close,
-			     { "fsiter_inode_raw" } },
-	[VIEW_MOUNT] = { view_mount_open, view_mount_close,
-			 { "fsiter_mount" } },
-};
-
-void view_tag_hex(const unsigned char tag[BPF_TAG_SIZE],
-		  char out[BPF_TAG_SIZE * 2 + 1])
+static const struct view_object *object_of(const struct view_desc *desc)
 {
-	for (int i = 0; i < BPF_TAG_SIZE; i++)
-		sprintf(out + 2 * i, "%02x", tag[i]);
+	for (size_t i = 0; i < sizeof(view_objects) / sizeof(view_objects[0]); i++)
+		if (!strcmp(view_objects[i].view, desc->name))
+			return &view_objects[i];
+	return NULL;
 }
 
 static int prog_info(struct bpf_program *prog, __u32 *id, char *tag)
@@ -66,23 +33,51 @@ static int prog_info(struct bpf_program *prog, __u32 *id, char *tag)
 	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
 		return -errno;
 	*id = info.id;
-	view_tag_hex(info.tag, tag);
+	bpf_tag_hex(info.tag, tag);
 	return 0;
+}
+
+/* Open and load the object of V's view, and find its programs. */
+static int open_object(struct view_prog *v)
+{
+	const struct view_object *o = object_of(v->desc);
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	const void *bytes;
+	size_t size;
+	int ret;
+
+	if (!o)
+		return -ENOENT;
+	opts.object_name = o->obj_name;
+	bytes = o->elf_bytes(&size);
+	v->obj = bpf_object__open_mem(bytes, size, &opts);
+	if (!v->obj) {
+		ret = -errno;
+		return ret ?: -EINVAL;
+	}
+	for (int i = 0; i < VIEW_VARIANTS; i++) {
+		const char *name = v->desc->prog[i];
+
+		v->prog[i] = name ? bpf_object__find_program_by_name(v->obj, name) : NULL;
+		if (name && !v->prog[i])
+			return -ENOENT;
+	}
+	return bpf_object__load(v->obj);
 }
 
 int view_load(struct view_prog *v, enum view_id id)
 {
 	int ret;
 
-	if (v->skel)
+	if (v->obj)
 		return 0;
 	v->desc = &view_table[id];
 	errno = 0;
-	v->skel = skel_ops[id].open(v->prog);
-	if (!v->skel) {
-		ret = errno ? -errno : -EINVAL;
+	ret = open_object(v);
+	if (ret) {
 		err("view '%s': cannot load its program: %s (run with -v for the verifier's log)",
 		    v->desc->name, strerror(-ret));
+		view_unload(v);
 		return ret;
 	}
 	for (int i = 0; i < VIEW_VARIANTS; i++) {
@@ -96,17 +91,15 @@ int view_load(struct view_prog *v, enum view_id id)
 			return ret;
 		}
 		info_v("view '%s': loaded %s, program id %u tag %s",
-		       v->desc->name, skel_ops[id].prog_name[i], v->prog_id[i],
-		       v->tag[i]);
+		       v->desc->name, v->desc->prog[i], v->prog_id[i], v->tag[i]);
 	}
 	return 0;
 }
 
 void view_unload(struct view_prog *v)
 {
-	if (v->skel)
-		skel_ops[v->desc->id].close(v->skel);
-	v->skel = NULL;
+	bpf_object__close(v->obj);
+	v->obj = NULL;
 	memset(v->prog, 0, sizeof(v->prog));
 }
 
@@ -117,8 +110,7 @@ int view_attach(const struct view_prog *v, enum view_variant variant,
 	struct fsiter_iter_link_info linfo = {};
 	struct bpf_link *l;
 
-	linfo.fs.type = v->desc->target == VIEW_TARGET_MNT ?
-			FSITER_FS_ITER_MNT : FSITER_FS_ITER_INODE;
+	linfo.fs.type = target_kinds[v->desc->target].uapi_type;
 	linfo.fs.fd = target_fd;
 	opts.link_info = (union bpf_iter_link_info *)&linfo;
 	opts.link_info_len = sizeof(linfo);
@@ -129,22 +121,4 @@ int view_attach(const struct view_prog *v, enum view_variant variant,
 		return -errno;
 	*link = l;
 	return 0;
-}
-
-const struct view_desc *view_by_prog_name(const char *prog_name,
-					  enum view_variant *variant)
-{
-	/* prog info names are cut to BPF_OBJ_NAME_LEN - 1 characters */
-	for (int i = 0; i < VIEW_COUNT; i++) {
-		for (int j = 0; j < VIEW_VARIANTS; j++) {
-			const char *n = skel_ops[i].prog_name[j];
-
-			if (n && !strncmp(n, prog_name, BPF_OBJ_NAME_LEN - 1)) {
-				if (variant)
-					*variant = j;
-				return &view_table[i];
-			}
-		}
-	}
-	return NULL;
 }

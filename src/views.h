@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The BPF side of the views: each view's skeleton, loaded at most once per
+ * The BPF side of the views: each view's object, loaded at most once per
  * run, and attached once per policy entry.
  *
  * A view that shows page-cache state has two programs: the default one
@@ -16,11 +16,9 @@
 #include <bpf/libbpf.h>
 #include "view_table.h"
 
-enum view_variant { VIEW_CHECKED, VIEW_ALL, VIEW_VARIANTS };
-
 struct view_prog {
 	const struct view_desc *desc;
-	void *skel;
+	struct bpf_object *obj;
 	struct bpf_program *prog[VIEW_VARIANTS];	/* [VIEW_ALL]: may be NULL */
 	__u32 prog_id[VIEW_VARIANTS];
 	char tag[VIEW_VARIANTS][BPF_TAG_SIZE * 2 + 1];	/* hex, as bpftool shows */
@@ -32,14 +30,5 @@ void view_unload(struct view_prog *v);
 /* Attach V's program VARIANT to the open file TARGET_FD: a new link. */
 int view_attach(const struct view_prog *v, enum view_variant variant,
 		int target_fd, struct bpf_link **link);
-/*
- * The view whose program is called PROG_NAME (as truncated in prog info),
- * and which of its programs it is.
- */
-const struct view_desc *view_by_prog_name(const char *prog_name,
-					  enum view_variant *variant);
-/* Hex of a program tag. */
-void view_tag_hex(const unsigned char tag[BPF_TAG_SIZE],
-		  char out[BPF_TAG_SIZE * 2 + 1]);
 
 #endif

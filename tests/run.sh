@@ -1,8 +1,9 @@
 #!/bin/bash
 # Runs every test: builds our kernel (cached by kernel/build.sh), builds the
-# user space against it, runs the host tests (ctest: the policy parser and
-# the command line), checkpatch on the series, then boots the kernel in
-# QEMU and runs the VM suites (kernel, bpffs ACLs, fsiter-pin).
+# user space against it, runs the host tests (ctest: the policy parser, the
+# engine, the command line), checkpatch on the series, shellcheck on every
+# script (tests/shellcheck.sh), then boots the kernel in QEMU and runs the
+# VM suites (kernel, bpffs ACLs, fsiter-pin).
 #
 #   tests/run.sh [--debug]
 #
@@ -43,6 +44,7 @@ step "build" cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$kdir" -DCMAKE_BUILD_TY
 step "compile" cmake --build "$build" -j "$(nproc)"
 step "host tests (ctest)" ctest --test-dir "$build" --output-on-failure
 step "checkpatch --strict" kernel/checkpatch.sh
+step "shellcheck" tests/shellcheck.sh
 step "kernel tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
 step "bpffs ACL tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \

@@ -19,6 +19,18 @@
 #include <bpf/libbpf.h>
 #include "fsiter_uapi.h"
 
+/* The fs iterator type of PROG's target, from its section. */
+static __u32 iter_type(const struct bpf_program *prog)
+{
+	static const char *const sections[] = FSITER_FS_ITER_SECTIONS;
+	const char *sec = bpf_program__section_name(prog);
+
+	for (__u32 t = 0; t < sizeof(sections) / sizeof(sections[0]); t++)
+		if (sections[t] && !strcmp(sec, sections[t]))
+			return t;
+	return FSITER_FS_ITER_INODE;	/* the RFC's programs */
+}
+
 static int attach_and_run(const char *obj_path, const char *prog_name,
 			  const char *path, int open_flags, const char *pin)
 {
@@ -56,8 +68,7 @@ static int attach_and_run(const char *obj_path, const char *prog_name,
 		fprintf(stderr, "fsiter-ktool: %s: %s\n", path, strerror(-err));
 		goto out;
 	}
-	linfo.fs.type = strcmp(bpf_program__section_name(prog), "iter/fs_mnt") ?
-			FSITER_FS_ITER_INODE : FSITER_FS_ITER_MNT;
+	linfo.fs.type = iter_type(prog);
 	linfo.fs.fd = fd;
 	opts.link_info = (union bpf_iter_link_info *)&linfo;
 	opts.link_info_len = sizeof(linfo);

@@ -1,15 +1,14 @@
 #!/bin/bash
 # fsiter-pin apply, list and remove from end to end, as root inside the
 # test VM, with the readers fsa (group fsreaders) and fsb (group fsother).
-# Usage: apply-tests.sh BUILD_DIR
+# Usage: apply-tests.sh BUILD_DIR [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
 
-suite_init "${1:-}"
-tool=$build/src/fsiter-pin
+suite_init "$@"
 t=/run/t
-pins=/sys/fs/bpf/fsiter
 policy=$t/policy.conf
 
 # reads USER PIN: the user's cat succeeds
@@ -44,69 +43,88 @@ cache     fifo          /run/t/fifo       0440  root  fsreaders
 cache     absent        /run/t/absent     0444  -     -      -    nofail
 POLICY
 
-echo "== readers who cannot reach the pins: refused, with the fix"
-out=$("$tool" apply $policy 2>&1); rc=$?
-echo "$out"
-check_eq "apply fails while /sys/fs/bpf is 0700" "$rc" 1
-check "it names the entry, the group and the directory" \
-	has "policy.conf:2: 'report-cache' grants group 'fsreaders' read access, but /sys/fs/bpf (mode 1700) does not let it through"
-check "it names user fsb too" has "grants user 'fsb' read access"
-check "it says how to fix it" has "hint: let it through with 'setfacl -m g:fsreaders:x /sys/fs/bpf', or put 'set grant-traverse yes' in the policy"
-check "nothing was pinned" test ! -e $pins
+test_unreachable() {
+	echo "== readers who cannot reach the pins: refused, with the fix"
+	out=$("$tool" apply $policy 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply fails while /sys/fs/bpf is 0700" "$rc" 1
+	check "it names the entry, the group and the directory" \
+		has "policy.conf:2: 'report-cache' grants group 'fsreaders' read access, but /sys/fs/bpf (mode 1700) does not let it through"
+	check "it names user fsb too" has "grants user 'fsb' read access"
+	check "it says how to fix it" has "hint: let it through with 'setfacl -m g:fsreaders:x /sys/fs/bpf', or put 'set grant-traverse yes' in the policy"
+	check "nothing was pinned" test ! -e $pins
+}
 
-echo "== grant-traverse from a drop-in, then apply"
-mkdir $t/policy.d
-echo "set grant-traverse yes" >$t/policy.d/10-traverse.conf
-out=$("$tool" apply $policy 2>&1); rc=$?
-echo "$out"
-check_eq "apply succeeds" "$rc" 0
-check "absent path skipped (nofail)" has "'absent': /run/t/absent does not exist; skipped (nofail)"
-check "summary" has "^5 created, 0 replaced, 0 removed, 0 unchanged, 1 skipped (nofail)$"
-check "x for fsreaders on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'group:fsreaders:--x'"
-check "x for fsb on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'user:fsb:--x'"
-check_eq "/sys/fs/bpf stays closed to others" "$(getfacl -p /sys/fs/bpf 2>/dev/null | sed -n 's/^other:://p')" "---"
-check_eq "pin dir" "$(stat -c '%a %U' $pins)" "755 root"
-check_eq "work dir is root's alone" "$(stat -c '%a %U' ${pins}_staging)" "700 root"
-check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
+test_grant_traverse() {
+	echo "== grant-traverse from a drop-in, then apply"
+	mkdir $t/policy.d
+	echo "set grant-traverse yes" >$t/policy.d/10-traverse.conf
+	out=$("$tool" apply $policy 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply succeeds" "$rc" 0
+	check "absent path skipped (nofail)" has "'absent': /run/t/absent does not exist; skipped (nofail)"
+	check "summary" has "^5 created, 0 replaced, 0 removed, 0 unchanged, 1 skipped (nofail)$"
+	check "x for fsreaders on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'group:fsreaders:--x'"
+	check "x for fsb on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'user:fsb:--x'"
+	check_eq "/sys/fs/bpf stays closed to others" "$(getfacl -p /sys/fs/bpf 2>/dev/null | sed -n 's/^other:://p')" "---"
+	check_eq "pin dir" "$(stat -c '%a %U' $pins)" "755 root"
+	check_eq "work dir is root's alone" "$(stat -c '%a %U' ${pins}_staging)" "700 root"
+	check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
+}
 
-echo "== owner, mode and ACL"
-check_eq "report-cache" "$(stat -c '%a %U %G' $pins/report-cache)" "440 root fsreaders"
-check_eq "report-inode mode shows the mask" "$(stat -c '%a %U %G' $pins/report-inode)" "440 root root"
-check "report-inode ACL" bash -c "getfacl -p $pins/report-inode | grep -qx 'group:fsreaders:r--'"
-check_eq "report-raw is root's" "$(stat -c '%a %U %G' $pins/report-raw)" "400 root root"
-check "run-mnt ACL names fsb" bash -c "getfacl -p $pins/run-mnt | grep -qx 'user:fsb:r--'"
+test_perms() {
+	needs test_grant_traverse
+	echo "== owner, mode and ACL"
+	check_eq "report-cache" "$(stat -c '%a %U %G' $pins/report-cache)" "440 root fsreaders"
+	check_eq "report-inode mode shows the mask" "$(stat -c '%a %U %G' $pins/report-inode)" "440 root root"
+	check "report-inode ACL" bash -c "getfacl -p $pins/report-inode | grep -qx 'group:fsreaders:r--'"
+	check_eq "report-raw is root's" "$(stat -c '%a %U %G' $pins/report-raw)" "400 root root"
+	check "run-mnt ACL names fsb" bash -c "getfacl -p $pins/run-mnt | grep -qx 'user:fsb:r--'"
+}
 
-echo "== each reader gets exactly what the policy grants"
-check "fsa reads report-cache" reads fsa $pins/report-cache
-check "fsa reads report-inode" reads fsa $pins/report-inode
-check "fsa reads run-mnt" reads fsa $pins/run-mnt
-check "fsa reads fifo (and it does not block)" timeout 20 setpriv --reuid=fsa --regid=fsa --init-groups cat $pins/fifo
-check "fsa refused report-raw" refused fsa $pins/report-raw
-check "fsb refused report-cache" refused fsb $pins/report-cache
-check "fsb refused report-inode" refused fsb $pins/report-inode
-check "fsb refused fifo" refused fsb $pins/fifo
-check "fsb refused report-raw" refused fsb $pins/report-raw
-check "fsb reads run-mnt" reads fsb $pins/run-mnt
-cached=$(as fsa cat $pins/report-cache | word cached)
-check_eq "report-cache counts what fincore counts" "$cached" "$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
-check_eq "report-inode is the file" "$(as fsa cat $pins/report-inode | field inode.ino)" "$(stat -c %i $t/report.db)"
-check_eq "run-mnt is the mount of /run/t" "$(as fsb cat $pins/run-mnt | field mnt.point)" "/run"
-check "root reads report-raw" bash -c "cat $pins/report-raw | grep -q i_ino"
+test_readers() {
+	needs test_grant_traverse
+	echo "== each reader gets exactly what the policy grants"
+	check "fsa reads report-cache" reads fsa $pins/report-cache
+	check "fsa reads report-inode" reads fsa $pins/report-inode
+	check "fsa reads run-mnt" reads fsa $pins/run-mnt
+	check "fsa reads fifo (and it does not block)" timeout 20 setpriv --reuid=fsa --regid=fsa --init-groups cat $pins/fifo
+	check "fsa refused report-raw" refused fsa $pins/report-raw
+	check "fsb refused report-cache" refused fsb $pins/report-cache
+	check "fsb refused report-inode" refused fsb $pins/report-inode
+	check "fsb refused fifo" refused fsb $pins/fifo
+	check "fsb refused report-raw" refused fsb $pins/report-raw
+	check "fsb reads run-mnt" reads fsb $pins/run-mnt
+	cached=$(as fsa cat $pins/report-cache | word cached)
+	check_eq "report-cache counts what fincore counts" "$cached" "$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
+	check_eq "report-inode is the file" "$(as fsa cat $pins/report-inode | field inode.ino)" "$(stat -c %i $t/report.db)"
+	check_eq "run-mnt is the mount of /run/t" "$(as fsb cat $pins/run-mnt | field mnt.point)" "/run"
+	check "root reads report-raw" bash -c "cat $pins/report-raw | grep -q i_ino"
+}
 
-echo "== views are loaded once"
-ids=$("$tool" list | awk '$2 == "cache" { print $7 }' | sort -u)
-check_eq "both cache pins run one program" "$(wc -l <<<"$ids")" 1
+test_views_once() {
+	needs test_grant_traverse
+	echo "== views are loaded once"
+	ids=$("$tool" list | awk '$2 == "cache" { print $7 }' | sort -u)
+	check_eq "both cache pins run one program" "$(wc -l <<<"$ids")" 1
+}
 
-echo "== the same policy again changes nothing, and says so"
-before=$(state)
-out=$("$tool" apply $policy 2>&1); rc=$?
-echo "$out"
-check_eq "apply succeeds" "$rc" 0
-check "nothing to do" has "^nothing to do: 5 pins match the policy$"
-check_eq "state unchanged" "$(state)" "$before"
+test_reapply() {
+	needs test_grant_traverse
+	echo "== the same policy again changes nothing, and says so"
+	before=$(state)
+	out=$("$tool" apply $policy 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply succeeds" "$rc" 0
+	check "nothing to do" has "^nothing to do: 5 pins match the policy$"
+	check_eq "state unchanged" "$(state)" "$before"
+}
 
-echo "== --dry-run of a changed policy changes nothing"
-cat >$t/policy2.conf <<'POLICY'
+test_dry_run() {
+	needs test_grant_traverse
+	before=$(state)
+	echo "== --dry-run of a changed policy changes nothing"
+	cat >$t/policy2.conf <<'POLICY'
 set grant-traverse yes
 cache     report-cache  /run/t/report.db  0444  root  fsreaders
 inode     report-inode  /run/t/report.db  0400  root  root   u:fsb:r
@@ -116,75 +134,89 @@ cache     passwd        /etc/passwd       0444
 cache     devnull       /dev/null         0444
 cache     report-open   /run/t/report.db  0444  -     -      -    expose-cache
 POLICY
-out=$("$tool" apply --dry-run $t/policy2.conf 2>&1); rc=$?
-echo "$out"
-check_eq "dry run succeeds" "$rc" 0
-check "would replace report-cache (mode)" has "^would replace report-cache: cache of /run/t/report.db (mode differs)$"
-check "would replace report-inode (ACL)" has "^would replace report-inode: inode of /run/t/report.db (ACL differs)$"
-check "would create passwd" has "^would create passwd: cache of /etc/passwd$"
-check "would create report-open" has "^would create report-open: cache of /run/t/report.db$"
-check "would remove fifo" has "^would remove fifo: not in the policy$"
-check "dry-run summary" has "^dry run, nothing changed: 3 created, 2 replaced, 1 removed, 2 unchanged$"
-check_eq "state unchanged by --dry-run" "$(state)" "$before"
+	out=$("$tool" apply --dry-run $t/policy2.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "dry run succeeds" "$rc" 0
+	check "would replace report-cache (mode)" has "^would replace report-cache: cache of /run/t/report.db (mode differs)$"
+	check "would replace report-inode (ACL)" has "^would replace report-inode: inode of /run/t/report.db (ACL differs)$"
+	check "would create passwd" has "^would create passwd: cache of /etc/passwd$"
+	check "would create report-open" has "^would create report-open: cache of /run/t/report.db$"
+	check "would remove fifo" has "^would remove fifo: not in the policy$"
+	check "dry-run summary" has "^dry run, nothing changed: 3 created, 2 replaced, 1 removed, 2 unchanged$"
+	check_eq "state unchanged by --dry-run" "$(state)" "$before"
+}
 
-echo "== apply the changed policy"
-out=$("$tool" apply $t/policy2.conf 2>&1); rc=$?
-echo "$out"
-check_eq "apply succeeds" "$rc" 0
-check "summary" has "^3 created, 2 replaced, 1 removed, 2 unchanged$"
-check "fifo is gone" test ! -e $pins/fifo
-check "fsb now reads report-cache (0444)" reads fsb $pins/report-cache
-check_eq "but fsb neither owns nor may write report.db: withheld" \
-	"$(as fsb cat $pins/report-cache)" "withheld page-cache state: the reader neither owns nor may write this file"
-check_eq "fsa owns it and sees the counts" "$(as fsa cat $pins/report-cache | word cached)" \
-	"$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
-check_eq "expose-cache shows fsb the counts" "$(as fsb cat $pins/report-open | word cached)" \
-	"$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
-check "fsb now reads report-inode (u:fsb:r)" reads fsb $pins/report-inode
-check "fsa no longer reads report-inode" refused fsa $pins/report-inode
-check "fsa reads passwd" reads fsa $pins/passwd
-check "fsb reads devnull" reads fsb $pins/devnull
-check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
+test_apply_changed() {
+	needs test_dry_run
+	echo "== apply the changed policy"
+	out=$("$tool" apply $t/policy2.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply succeeds" "$rc" 0
+	check "summary" has "^3 created, 2 replaced, 1 removed, 2 unchanged$"
+	check "fifo is gone" test ! -e $pins/fifo
+	check "fsb now reads report-cache (0444)" reads fsb $pins/report-cache
+	check_eq "but fsb neither owns nor may write report.db: withheld" \
+		"$(as fsb cat $pins/report-cache)" "withheld page-cache state: the reader neither owns nor may write this file"
+	check_eq "fsa owns it and sees the counts" "$(as fsa cat $pins/report-cache | word cached)" \
+		"$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
+	check_eq "expose-cache shows fsb the counts" "$(as fsb cat $pins/report-open | word cached)" \
+		"$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
+	check "fsb now reads report-inode (u:fsb:r)" reads fsb $pins/report-inode
+	check "fsa no longer reads report-inode" refused fsa $pins/report-inode
+	check "fsa reads passwd" reads fsa $pins/passwd
+	check "fsb reads devnull" reads fsb $pins/devnull
+	check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
+}
 
-echo "== bad input changes nothing"
-before=$(state)
-printf 'cache sym /run/t/link 0444\n' >$t/bad1.conf
-out=$("$tool" apply $t/bad1.conf 2>&1); rc=$?
-echo "$out"
-check_eq "a symlink is refused" "$rc" 1
-check "with file, line and why" has "bad1.conf:1: path '/run/t/link': a component is a symbolic link; write the path it points to"
-printf 'cache x /run/t/report.db\ninod y /etc/passwd\ncache z /etc/passwd 0446\n' >$t/bad2.conf
-out=$("$tool" apply $t/bad2.conf 2>&1); rc=$?
-echo "$out"
-check_eq "a bad policy is refused" "$rc" 1
-check "the view named" has "bad2.conf:2: unknown view 'inod'"
-check "the mode named" has "bad2.conf:3: mode '0446': world-writable"
-printf 'cache x /run/t/nope 0444\n' >$t/bad3.conf
-out=$("$tool" apply $t/bad3.conf 2>&1); rc=$?
-check_eq "a missing path without nofail is an error" "$rc" 1
-check "named" has "bad3.conf:1: path '/run/t/nope': no such file or directory"
-check_eq "state unchanged by bad input" "$(state)" "$before"
-out=$(as fsa "$tool" apply $t/policy2.conf 2>&1); rc=$?
-check_eq "an unprivileged apply fails" "$rc" 1
-check "and names the capability it lacks" has "missing capability cap_bpf"
+test_bad_input() {
+	needs test_grant_traverse
+	echo "== bad input changes nothing"
+	before=$(state)
+	printf 'cache sym /run/t/link 0444\n' >$t/bad1.conf
+	out=$("$tool" apply $t/bad1.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "a symlink is refused" "$rc" 1
+	check "with file, line and why" has "bad1.conf:1: path '/run/t/link': a component is a symbolic link; write the path it points to"
+	printf 'cache x /run/t/report.db\ninod y /etc/passwd\ncache z /etc/passwd 0446\n' >$t/bad2.conf
+	out=$("$tool" apply $t/bad2.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "a bad policy is refused" "$rc" 1
+	check "the view named" has "bad2.conf:2: unknown view 'inod'"
+	check "the mode named" has "bad2.conf:3: mode '0446': world-writable"
+	printf 'cache x /run/t/nope 0444\n' >$t/bad3.conf
+	out=$("$tool" apply $t/bad3.conf 2>&1); rc=$?
+	check_eq "a missing path without nofail is an error" "$rc" 1
+	check "named" has "bad3.conf:1: path '/run/t/nope': no such file or directory"
+	check_eq "state unchanged by bad input" "$(state)" "$before"
+	out=$(as fsa "$tool" apply $t/policy2.conf 2>&1); rc=$?
+	check_eq "an unprivileged apply fails" "$rc" 1
+	check "and names the capability it lacks" has "missing capability cap_bpf"
+}
 
-echo "== list"
-out=$("$tool" list); echo "$out"
-check_eq "one line per pin, plus the header" "$(wc -l <<<"$out")" 8
-check "list marks the expose-cache program" has "^report-open \+cache:all "
-check "list shows view, path, owner, mode and readers" has "^report-inode \+inode .* /run/t/report.db \+root:root \+0440 \+u:root,u:fsb "
-check "list shows the mount point" has "^run-mnt \+mount \+mnt [0-9]\+ /run "
+test_list() {
+	needs test_apply_changed
+	echo "== list"
+	out=$("$tool" list); echo "$out"
+	check_eq "one line per pin, plus the header" "$(wc -l <<<"$out")" 8
+	check "list marks the expose-cache program" has "^report-open \+cache:all "
+	check "list shows view, path, owner, mode and readers" has "^report-inode \+inode .* /run/t/report.db \+root:root \+0440 \+u:root,u:fsb "
+	check "list shows the mount point" has "^run-mnt \+mount \+mnt [0-9]\+ /run "
+}
 
-echo "== remove"
-out=$("$tool" remove report-cache nosuch 2>&1); rc=$?
-check_eq "remove with an unknown name fails" "$rc" 1
-check "naming it" has "no pin 'nosuch'"
-check "and removes nothing" test -e $pins/report-cache
-check "remove one" "$tool" remove report-cache
-check "it is gone" test ! -e $pins/report-cache
-check "the others stay and still read" reads fsb $pins/report-inode
-check "remove --all" "$tool" remove --all
-check_eq "nothing left" "$(ls $pins | wc -l)" 0
-check_eq "no iterator links left" "$(bpftool link show | grep -c iter)" 0
+test_remove() {
+	needs test_apply_changed
+	echo "== remove"
+	out=$("$tool" remove report-cache nosuch 2>&1); rc=$?
+	check_eq "remove with an unknown name fails" "$rc" 1
+	check "naming it" has "no pin 'nosuch'"
+	check "and removes nothing" test -e $pins/report-cache
+	check "remove one" "$tool" remove report-cache
+	check "it is gone" test ! -e $pins/report-cache
+	check "the others stay and still read" reads fsb $pins/report-inode
+	check "remove --all" "$tool" remove --all
+	check_eq "nothing left" "$(ls $pins | wc -l)" 0
+	check_eq "no iterator links left" "$(bpftool link show | grep -c iter)" 0
+}
 
+run_tests
 finish

@@ -1,22 +1,23 @@
 #!/bin/bash
 # apply is all or nothing: fault injection at every step, kill -9 at every
 # step and at random points, and concurrent applies. Runs as root inside
-# the test VM. Usage: atomic-tests.sh BUILD_DIR
+# the test VM. Usage: atomic-tests.sh BUILD_DIR [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
 
-suite_init "${1:-}"
-tool=$build/src/fsiter-pin
-pins=/sys/fs/bpf/fsiter
+suite_init "$@"
 work=${pins}_staging
 t=/run/at
 mkdir -p $t
 
 # snap: the exact state, link ids included
 snap() {
-	local f
-	for f in $(ls $pins 2>/dev/null); do
+	local p f
+	for p in "$pins"/*; do
+		[[ -e $p ]] || continue
+		f=${p##*/}
 		printf '%s %s %s %s\n' "$f" "$(stat -c '%a %u %g' $pins/$f)" \
 			"$(getfacl -cp $pins/$f 2>/dev/null | tr '\n' ' ')" \
 			"$(bpftool link show pinned $pins/$f | awk 'NR == 1 { print $1 }')"
@@ -24,8 +25,10 @@ snap() {
 }
 # same: the state up to link ids (what a policy decides), with contents
 same() {
-	local f
-	for f in $(ls $pins 2>/dev/null); do
+	local p f
+	for p in "$pins"/*; do
+		[[ -e $p ]] || continue
+		f=${p##*/}
 		printf '%s %s %s %s\n' "$f" "$(stat -c '%a %u %g' $pins/$f)" \
 			"$(getfacl -cp $pins/$f 2>/dev/null | tr '\n' ' ')" \
 			"$(md5sum <$pins/$f)"
@@ -50,88 +53,99 @@ P
 "$tool" apply $t/a.conf >/dev/null && same_a=$(same)
 check "a and b differ" test "$same_a" != "$same_b"
 
-echo "== a fault at each step leaves the old pins exactly as they were"
-for point in gen keep attach pin perms swap; do
-	"$tool" apply $t/a.conf >/dev/null
-	before=$(snap)
-	out=$(FSITER_FAULT=$point "$tool" apply $t/b.conf 2>&1); rc=$?
-	check_eq "$point: apply fails" "$rc" 1
-	check "$point: says so" grep -q "fault injected at $point" <<<"$out"
-	check_eq "$point: state unchanged, link ids included" "$(snap)" "$before"
-	check_eq "$point: nothing left in the work directory" "$(ls -A $work | wc -l)" 0
-done
-for point in attach:2 pin:2 perms:2; do
-	before=$(snap)
-	FSITER_FAULT=$point "$tool" apply $t/b.conf >/dev/null 2>&1
-	check_eq "$point (a later one): state unchanged" "$(snap)" "$before"
-done
+test_faults() {
+	echo "== a fault at each step leaves the old pins exactly as they were"
+	for point in gen keep attach pin perms swap; do
+		"$tool" apply $t/a.conf >/dev/null
+		before=$(snap)
+		out=$(FSITER_FAULT=$point "$tool" apply $t/b.conf 2>&1); rc=$?
+		check_eq "$point: apply fails" "$rc" 1
+		check "$point: says so" grep -q "fault injected at $point" <<<"$out"
+		check_eq "$point: state unchanged, link ids included" "$(snap)" "$before"
+		check_eq "$point: nothing left in the work directory" "$(ls -A $work | wc -l)" 0
+	done
+	for point in attach:2 pin:2 perms:2; do
+		before=$(snap)
+		FSITER_FAULT=$point "$tool" apply $t/b.conf >/dev/null 2>&1
+		check_eq "$point (a later one): state unchanged" "$(snap)" "$before"
+	done
+}
 
-echo "== a fault after the switch: the new pins stand, the next run cleans up"
-"$tool" apply $t/a.conf >/dev/null
-out=$(FSITER_FAULT=cleanup "$tool" apply $t/b.conf 2>&1); rc=$?
-check_eq "cleanup: apply succeeds" "$rc" 0
-check_eq "cleanup: the state is b's" "$(same)" "$same_b"
-check "cleanup: the old pins are left in the work directory" test -n "$(ls -A $work)"
-check_eq "cleanup: they are out of reach" "$(stat -c %a $work)" 700
-"$tool" list >/dev/null
-check_eq "cleanup: list emptied the work directory" "$(ls -A $work | wc -l)" 0
-
-echo "== kill -9 at each step: the old state, or the new one after the switch"
-for point in gen keep attach pin perms swap cleanup; do
+test_fault_after_switch() {
+	echo "== a fault after the switch: the new pins stand, the next run cleans up"
 	"$tool" apply $t/a.conf >/dev/null
-	before=$(snap)
-	FSITER_FAULT="$point!" "$tool" apply $t/b.conf >/dev/null 2>&1; rc=$?
-	check_eq "$point!: killed" "$rc" 137
-	if [[ $point == cleanup ]]; then
-		check_eq "$point!: the state is b's" "$(same)" "$same_b"
-	else
-		check_eq "$point!: state unchanged, link ids included" "$(snap)" "$before"
-	fi
+	out=$(FSITER_FAULT=cleanup "$tool" apply $t/b.conf 2>&1); rc=$?
+	check_eq "cleanup: apply succeeds" "$rc" 0
+	check_eq "cleanup: the state is b's" "$(same)" "$same_b"
+	check "cleanup: the old pins are left in the work directory" test -n "$(ls -A $work)"
+	check_eq "cleanup: they are out of reach" "$(stat -c %a $work)" 700
 	"$tool" list >/dev/null
-	check_eq "$point!: the next run empties the work directory" "$(ls -A $work | wc -l)" 0
-done
+	check_eq "cleanup: list emptied the work directory" "$(ls -A $work | wc -l)" 0
+}
 
-echo "== kill -9 at random points"
-bad=0
-for i in $(seq 1 16); do
-	if (( i % 2 )); then p=$t/b.conf; else p=$t/a.conf; fi
-	"$tool" apply $p >/dev/null 2>&1 &
-	pid=$!
-	sleep "0.$(( RANDOM % 60 ))"
-	kill -9 $pid 2>/dev/null
-	wait $pid 2>/dev/null
-	"$tool" list >/dev/null 2>&1
-	s=$(same)
-	if [[ $s != "$same_a" && $s != "$same_b" ]]; then
-		bad=$((bad + 1)); echo "run $i: neither a nor b:"; echo "$s"
-	fi
-done
-check_eq "16 killed applies each left a or b" "$bad" 0
+test_kill_at_each_step() {
+	echo "== kill -9 at each step: the old state, or the new one after the switch"
+	for point in gen keep attach pin perms swap cleanup; do
+		"$tool" apply $t/a.conf >/dev/null
+		before=$(snap)
+		FSITER_FAULT="$point!" "$tool" apply $t/b.conf >/dev/null 2>&1; rc=$?
+		check_eq "$point!: killed" "$rc" 137
+		if [[ $point == cleanup ]]; then
+			check_eq "$point!: the state is b's" "$(same)" "$same_b"
+		else
+			check_eq "$point!: state unchanged, link ids included" "$(snap)" "$before"
+		fi
+		"$tool" list >/dev/null
+		check_eq "$point!: the next run empties the work directory" "$(ls -A $work | wc -l)" 0
+	done
+}
 
-echo "== 8 concurrent applies of 8 policies end in exactly one of them"
-"$tool" remove --all >/dev/null
-for i in $(seq 1 8); do
-	{
-		echo "set grant-traverse yes"
-		echo "cache p$i-a /etc/passwd 0444"
-		echo "cache p$i-b /etc/group 0440 root fsreaders"
-		echo "inode shared /etc/passwd 0400 root root u:fsa:r"
-	} >$t/c$i.conf
-done
-pids=()
-for i in $(seq 1 8); do
-	"$tool" apply $t/c$i.conf >$t/c$i.out 2>&1 &
-	pids+=($!)
-done
-fails=0
-for pid in "${pids[@]}"; do wait $pid || fails=$((fails + 1)); done
-check_eq "all 8 succeed, one after another" "$fails" 0
-names=$(ls $pins | tr '\n' ' ')
-winner=$(sed -n 's/^p\([0-9]\)-a .*/\1/p' <<<"$(ls $pins | sed 's/$/ /')" | head -1)
-check_eq "the pins are one policy's" "$names" "p$winner-a p$winner-b shared "
-out=$("$tool" apply $t/c$winner.conf 2>&1)
-check "and match it exactly" grep -q "^nothing to do: 3 pins match the policy$" <<<"$out"
-check_eq "no pin left from another" "$(bpftool link show | grep -c iter)" 3
+test_kill_at_random() {
+	echo "== kill -9 at random points"
+	bad=0
+	for i in $(seq 1 16); do
+		if (( i % 2 )); then p=$t/b.conf; else p=$t/a.conf; fi
+		"$tool" apply $p >/dev/null 2>&1 &
+		pid=$!
+		sleep "0.$(( RANDOM % 60 ))"
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		"$tool" list >/dev/null 2>&1
+		s=$(same)
+		if [[ $s != "$same_a" && $s != "$same_b" ]]; then
+			bad=$((bad + 1)); echo "run $i: neither a nor b:"; echo "$s"
+		fi
+	done
+	check_eq "16 killed applies each left a or b" "$bad" 0
+}
 
+test_concurrent() {
+	echo "== 8 concurrent applies of 8 policies end in exactly one of them"
+	"$tool" remove --all >/dev/null
+	for i in $(seq 1 8); do
+		{
+			echo "set grant-traverse yes"
+			echo "cache p$i-a /etc/passwd 0444"
+			echo "cache p$i-b /etc/group 0440 root fsreaders"
+			echo "inode shared /etc/passwd 0400 root root u:fsa:r"
+		} >$t/c$i.conf
+	done
+	pids=()
+	for i in $(seq 1 8); do
+		"$tool" apply $t/c$i.conf >$t/c$i.out 2>&1 &
+		pids+=($!)
+	done
+	fails=0
+	for pid in "${pids[@]}"; do wait $pid || fails=$((fails + 1)); done
+	check_eq "all 8 succeed, one after another" "$fails" 0
+	names=$(ls $pins | tr '\n' ' ')
+	winner=$(sed -n 's/^p\([0-9]\)-a .*/\1/p' <<<"$(ls $pins | sed 's/$/ /')" | head -1)
+	check_eq "the pins are one policy's" "$names" "p$winner-a p$winner-b shared "
+	out=$("$tool" apply $t/c$winner.conf 2>&1)
+	check "and match it exactly" grep -q "^nothing to do: 3 pins match the policy$" <<<"$out"
+	check_eq "no pin left from another" "$(bpftool link show | grep -c iter)" 3
+}
+
+run_tests
 "$tool" remove --all >/dev/null
 finish

@@ -1,20 +1,19 @@
 #!/bin/bash
 # fsiter-pin audit and list: each kind of drift is detected, with the
 # documented exit codes and JSON. Runs as root inside the test VM.
-# Usage: audit-tests.sh BUILD_DIR
+# Usage: audit-tests.sh BUILD_DIR [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
 
-suite_init "${1:-}"
-tool=$build/src/fsiter-pin
-pins=/sys/fs/bpf/fsiter
+suite_init "$@"
 t=/run/au
 policy=$t/policy.conf
 mkdir -p $t/mnt
 # audit_is KIND PIN: the last audit reported KIND for PIN
 audit_is() { grep -Eq "^$1 +$2: " <<<"$out"; }
-audit() { out=$("$tool" audit "$@" $policy 2>&1); rc=$?; echo "$out"; }
+audit() { out=$("$tool" audit $policy 2>&1); rc=$?; echo "$out"; }
 
 echo data >$t/file
 echo data >$t/other
@@ -28,114 +27,149 @@ cache  c-other  /run/au/other   0444
 mount  m-run    /run/au         0444
 cache  c-xfs    /run/au/mnt/f   0444
 P
-check "apply" "$tool" apply $policy
 
-echo "== clean"
-audit
-check_eq "exit 0 when clean" "$rc" 0
-check "says clean" has "^clean: 5 pins match $policy$"
-out=$("$tool" audit --json $policy); rc=$?
-check_eq "--json: exit 0" "$rc" 0
-check_eq "--json: clean" "$(jq -r .clean <<<"$out")" true
-check_eq "--json: version 1" "$(jq -r .version <<<"$out")" 1
-check_eq "--json: no findings" "$(jq '.findings | length' <<<"$out")" 0
-check_eq "--json: the pins" "$(jq -r '[.pins[].name] | join(" ")' <<<"$out")" "c-file c-other c-xfs i-file m-run"
-check_eq "--json: path recorded at apply" "$(jq -r '.pins[] | select(.name == "i-file") | .path' <<<"$out")" /run/au/file
-check_eq "--json: source" "$(jq -r '.pins[] | select(.name == "i-file") | .source' <<<"$out")" "$policy:3"
-check_eq "--json: readers" "$(jq -r '.pins[] | select(.name == "i-file") | .readers | join(",")' <<<"$out")" "u:root,g:fsreaders"
-check_eq "--json: inode target" "$(jq -r '.pins[] | select(.name == "i-file") | .target.ino' <<<"$out")" "$(stat -c %i $t/file)"
-check_eq "--json: mount target" "$(jq -r '.pins[] | select(.name == "m-run") | .target.mount_point' <<<"$out")" /run
+test_apply() {
+	check "apply" "$tool" apply $policy
+}
 
-echo "== list"
-out=$("$tool" list); echo "$out"
-check "list: path, owner:group, mode, readers" has "^i-file \+inode \+[0-9:]\+ ino [0-9]\+ \+/run/au/file \+root:root \+0440 \+u:root,g:fsreaders "
-check "list: everyone" has "^c-other .* root:root \+0444 \+u:root,g:root,o "
-check_eq "list --json is the same pins" "$("$tool" list --json | jq -r '[.[].name] | join(" ")')" "c-file c-other c-xfs i-file m-run"
+test_clean() {
+	needs test_apply
+	echo "== clean"
+	audit
+	check_eq "exit 0 when clean" "$rc" 0
+	check "says clean" has "^clean: 5 pins match $policy$"
+	out=$("$tool" audit --json $policy); rc=$?
+	check_eq "--json: exit 0" "$rc" 0
+	check_eq "--json: clean" "$(jq -r .clean <<<"$out")" true
+	check_eq "--json: version 1" "$(jq -r .version <<<"$out")" 1
+	check_eq "--json: no findings" "$(jq '.findings | length' <<<"$out")" 0
+	check_eq "--json: the pins" "$(jq -r '[.pins[].name] | join(" ")' <<<"$out")" "c-file c-other c-xfs i-file m-run"
+	check_eq "--json: path recorded at apply" "$(jq -r '.pins[] | select(.name == "i-file") | .path' <<<"$out")" /run/au/file
+	check_eq "--json: source" "$(jq -r '.pins[] | select(.name == "i-file") | .source' <<<"$out")" "$policy:3"
+	check_eq "--json: readers" "$(jq -r '.pins[] | select(.name == "i-file") | .readers | join(",")' <<<"$out")" "u:root,g:fsreaders"
+	check_eq "--json: inode target" "$(jq -r '.pins[] | select(.name == "i-file") | .target.ino' <<<"$out")" "$(stat -c %i $t/file)"
+	check_eq "--json: mount target" "$(jq -r '.pins[] | select(.name == "m-run") | .target.mount_point' <<<"$out")" /run
+}
 
-echo "== drift, one kind at a time"
-chmod 0444 $pins/c-file
-audit
-check_eq "exit 1 on drift" "$rc" 1
-check "mode changed by hand" audit_is mode c-file
-check "with the policy line" has "mode 0444, the policy says 0440 ($policy:2)"
-chown fsa $pins/c-file
-audit
-check "owner changed by hand" audit_is owner c-file
-setfacl -m u:fsb:r $pins/c-other
-audit
-check "ACL changed by hand" audit_is acl c-other
-"$tool" apply $policy >/dev/null
-audit
-check_eq "apply repairs it" "$rc" 0
+test_list() {
+	needs test_apply
+	echo "== list"
+	out=$("$tool" list); echo "$out"
+	check "list: path, owner:group, mode, readers" has "^i-file \+inode \+[0-9:]\+ ino [0-9]\+ \+/run/au/file \+root:root \+0440 \+u:root,g:fsreaders "
+	check "list: everyone" has "^c-other .* root:root \+0444 \+u:root,g:root,o "
+	check_eq "list --json is the same pins" "$("$tool" list --json | jq -r '[.[].name] | join(" ")')" "c-file c-other c-xfs i-file m-run"
+}
 
-rm $pins/c-other
-audit
-check "a missing pin" audit_is missing c-other
-"$ktool" pin "$views/cache.bpf.o" fsiter_cache $t/file $pins/stray
-audit
-check "a pin not in the policy" audit_is extra stray
-rm $pins/stray
-"$tool" apply $policy >/dev/null
+test_perms_drift() {
+	needs test_apply
+	echo "== drift, one kind at a time"
+	chmod 0444 $pins/c-file
+	audit
+	check_eq "exit 1 on drift" "$rc" 1
+	check "mode changed by hand" audit_is mode c-file
+	check "with the policy line" has "mode 0444, the policy says 0440 ($policy:2)"
+	chown fsa $pins/c-file
+	audit
+	check "owner changed by hand" audit_is owner c-file
+	setfacl -m u:fsb:r $pins/c-other
+	audit
+	check "ACL changed by hand" audit_is acl c-other
+	"$tool" apply $policy >/dev/null
+	audit
+	check_eq "apply repairs it" "$rc" 0
+}
 
-mv $t/file $t/file.old && echo new >$t/file
-audit
-check "the path names another inode now" audit_is target-replaced c-file
-check "for each view on it" audit_is target-replaced i-file
-rm $t/file && mv $t/file.old $t/file
-audit
-check_eq "back: clean" "$rc" 0
+test_missing_extra() {
+	needs test_apply
+	echo "== drift: a missing pin, an extra one"
+	rm $pins/c-other
+	audit
+	check "a missing pin" audit_is missing c-other
+	"$ktool" pin "$views/cache.bpf.o" fsiter_cache $t/file $pins/stray
+	audit
+	check "a pin not in the policy" audit_is extra stray
+	rm $pins/stray
+	"$tool" apply $policy >/dev/null
+}
 
-rm $pins/c-other
-"$ktool" pin "$build/tests/kernel/bpf_iter_fs.bpf.o" dump_raw_inode $t/other $pins/c-other
-audit
-check "a program that is not ours" audit_is foreign c-other
-rm $pins/c-other
-"$ktool" pin "$views/inode-raw.bpf.o" fsiter_inode_raw $t/other $pins/c-other
-audit
-check "another view" audit_is view c-other
-rm $pins/c-other
-"$ktool" pin "$views/cache.bpf.o" fsiter_cache_all $t/other $pins/c-other
-audit
-check "the expose-cache program where the policy has none" audit_is expose-cache c-other
-rm $pins/c-other
-# The same view built another way (-mcpu=v3): same program name, another tag,
-# as a pin left by an older fsiter-pin would be.
-kdir=$(sed -n 's/^FSITER_KERNEL_DIR:PATH=//p' "$build/CMakeCache.txt")
-top=$(cd "$here/../.." && pwd)
-clang -g -O2 -mcpu=v3 -target bpf -D__TARGET_ARCH_x86 -I"$kdir" -I"$top/bpf" \
-	-c "$top/bpf/cache.bpf.c" -o $t/old-cache.bpf.o
-"$ktool" pin $t/old-cache.bpf.o fsiter_cache $t/other $pins/c-other
-audit
-check "a program that changed" audit_is program-changed c-other
-"$tool" apply $policy >/dev/null
+test_target_replaced() {
+	needs test_apply
+	echo "== drift: a path that names another inode"
+	mv $t/file $t/file.old && echo new >$t/file
+	audit
+	check "the path names another inode now" audit_is target-replaced c-file
+	check "for each view on it" audit_is target-replaced i-file
+	rm $t/file && mv $t/file.old $t/file
+	audit
+	check_eq "back: clean" "$rc" 0
+}
 
-umount $t/mnt
-audit
-check "a target unmounted" audit_is target-gone c-xfs
-mount -o loop $t/xfs.img $t/mnt
-"$tool" apply $policy >/dev/null
+test_programs() {
+	needs test_apply
+	echo "== drift: programs that are not the policy's"
+	rm $pins/c-other
+	"$ktool" pin "$build/tests/kernel/bpf_iter_fs.bpf.o" dump_raw_inode $t/other $pins/c-other
+	audit
+	check "a program that is not ours" audit_is foreign c-other
+	rm $pins/c-other
+	"$ktool" pin "$views/inode-raw.bpf.o" fsiter_inode_raw $t/other $pins/c-other
+	audit
+	check "another view" audit_is view c-other
+	rm $pins/c-other
+	"$ktool" pin "$views/cache.bpf.o" fsiter_cache_all $t/other $pins/c-other
+	audit
+	check "the expose-cache program where the policy has none" audit_is expose-cache c-other
+	rm $pins/c-other
+	# The same view built another way (-mcpu=v3): same program name, another tag,
+	# as a pin left by an older fsiter-pin would be.
+	kdir=$(sed -n 's/^FSITER_KERNEL_DIR:PATH=//p' "$build/CMakeCache.txt")
+	top=$(cd "$here/../.." && pwd)
+	clang -g -O2 -mcpu=v3 -target bpf -D__TARGET_ARCH_x86 -I"$kdir" -I"$top/bpf" \
+		-c "$top/bpf/cache.bpf.c" -o $t/old-cache.bpf.o
+	"$ktool" pin $t/old-cache.bpf.o fsiter_cache $t/other $pins/c-other
+	audit
+	check "a program that changed" audit_is program-changed c-other
+	"$tool" apply $policy >/dev/null
+}
 
-# o::x was added for the 0444 pins: close it too, or fsreaders gets through
-setfacl -m o::- -x g:fsreaders /sys/fs/bpf
-audit
-check "readers who cannot reach the pins" audit_is unreachable c-file
-check "says how to fix it" has "'setfacl -m g:fsreaders:x /sys/fs/bpf' would"
-out=$("$tool" audit --json $policy); rc=$?
-check_eq "--json: exit 1 on drift" "$rc" 1
-check_eq "--json: the finding" "$(jq -r '.findings[] | select(.kind == "unreachable") | .pin' <<<"$out" | head -1)" c-file
-check_eq "--json: with its source" "$(jq -r '.findings[0].source' <<<"$out")" "$policy:2"
-out=$("$tool" list); echo "$out"
-check "list marks who cannot reach a pin" has "^c-file .* u:root,!g:fsreaders "
-"$tool" apply $policy >/dev/null
+test_target_gone() {
+	needs test_apply
+	echo "== drift: a target unmounted"
+	umount $t/mnt
+	audit
+	check "a target unmounted" audit_is target-gone c-xfs
+	mount -o loop $t/xfs.img $t/mnt
+	"$tool" apply $policy >/dev/null
+}
 
-echo "== errors"
-printf 'inod x /a\n' >$t/bad.conf
-out=$("$tool" audit $t/bad.conf 2>&1); rc=$?
-check_eq "exit 2 when it cannot audit" "$rc" 2
-check "names the line" has "bad.conf:1: unknown view 'inod'"
-out=$("$tool" audit $t/nope.conf 2>&1); rc=$?
-check_eq "exit 2 for a missing policy" "$rc" 2
+test_unreachable() {
+	needs test_apply
+	echo "== drift: readers who cannot reach the pins"
+	# o::x was added for the 0444 pins: close it too, or fsreaders gets through
+	setfacl -m o::- -x g:fsreaders /sys/fs/bpf
+	audit
+	check "readers who cannot reach the pins" audit_is unreachable c-file
+	check "says how to fix it" has "'setfacl -m g:fsreaders:x /sys/fs/bpf' would"
+	out=$("$tool" audit --json $policy); rc=$?
+	check_eq "--json: exit 1 on drift" "$rc" 1
+	check_eq "--json: the finding" "$(jq -r '.findings[] | select(.kind == "unreachable") | .pin' <<<"$out" | head -1)" c-file
+	check_eq "--json: with its source" "$(jq -r '.findings[0].source' <<<"$out")" "$policy:2"
+	out=$("$tool" list); echo "$out"
+	check "list marks who cannot reach a pin" has "^c-file .* u:root,!g:fsreaders "
+	"$tool" apply $policy >/dev/null
+}
 
+test_errors() {
+	echo "== errors"
+	printf 'inod x /a\n' >$t/bad.conf
+	out=$("$tool" audit $t/bad.conf 2>&1); rc=$?
+	check_eq "exit 2 when it cannot audit" "$rc" 2
+	check "names the line" has "bad.conf:1: unknown view 'inod'"
+	out=$("$tool" audit $t/nope.conf 2>&1); rc=$?
+	check_eq "exit 2 for a missing policy" "$rc" 2
+}
+
+run_tests
 "$tool" remove --all >/dev/null
 umount $t/mnt
 finish

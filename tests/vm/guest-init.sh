@@ -28,17 +28,17 @@ say() { echo "fsiter-vm: $*"; }
 
 # Reboot = QEMU exit (-no-reboot). sysrq needs no userspace and no ACPI.
 halt_vm() {
-    sync
-    echo b >/proc/sysrq-trigger 2>/dev/null
-    # Still here (no /proc?): exiting PID 1 panics, and panic=-1 reboots.
-    sleep 5
-    exit 1
+	sync
+	echo b >/proc/sysrq-trigger 2>/dev/null
+	# Still here (no /proc?): exiting PID 1 panics, and panic=-1 reboots.
+	sleep 5
+	exit 1
 }
 
 must() {
-    "$@" && return 0
-    say "setup failed: $*"
-    halt_vm
+	"$@" && return 0
+	say "setup failed: $*"
+	halt_vm
 }
 
 # --- Kernel command line.
@@ -47,10 +47,10 @@ results=/run/fsiter/results
 tag=fsiter-results
 read -r -a cmdline </proc/cmdline
 for w in "${cmdline[@]}"; do
-    case "$w" in
-        fsiter.results=*) results=${w#*=} ;;
-        fsiter.tag=*) tag=${w#*=} ;;
-    esac
+	case "$w" in
+		fsiter.results=*) results=${w#*=} ;;
+		fsiter.tag=*) tag=${w#*=} ;;
+	esac
 done
 
 # --- Filesystems, in one `mount -a` (devtmpfs is already on /dev).
@@ -58,20 +58,20 @@ must mount -t tmpfs -o nosuid,nodev,mode=0755 tmpfs /run
 fstab=/run/fsiter/fstab
 must mkdir -p /run/fsiter /run/lock
 cat_fstab() {
-    # A view of the host root that the tmpfs mounts below don't hide.
-    echo "/ /run/fsiter/hostroot none bind,X-mount.mkdir 0 0"
-    echo "sysfs /sys sysfs nosuid,nodev,noexec 0 0"
-    echo "devpts /dev/pts devpts nosuid,noexec,gid=5,mode=0620,ptmxmode=0666,X-mount.mkdir 0 0"
-    echo "tmpfs /dev/shm tmpfs nosuid,nodev,mode=1777,X-mount.mkdir 0 0"
-    echo "tmpfs /tmp tmpfs nosuid,nodev,mode=1777 0 0"
-    echo "tmpfs /var/tmp tmpfs nosuid,nodev,mode=1777 0 0"
-    echo "tmpfs /root tmpfs nosuid,nodev,mode=0700 0 0"
-    # bpffs as systemd mounts it (0700); debugfs and tracefs for BPF/tracing.
-    echo "bpf /sys/fs/bpf bpf nosuid,nodev,noexec,mode=0700 0 0"
-    echo "debugfs /sys/kernel/debug debugfs nosuid,nodev,noexec 0 0"
-    echo "tracefs /sys/kernel/tracing tracefs nosuid,nodev,noexec 0 0"
-    # The read-write results share.
-    echo "$tag $results 9p trans=virtio,version=9p2000.L,msize=262144,X-mount.mkdir 0 0"
+	# A view of the host root that the tmpfs mounts below don't hide.
+	echo "/ /run/fsiter/hostroot none bind,X-mount.mkdir 0 0"
+	echo "sysfs /sys sysfs nosuid,nodev,noexec 0 0"
+	echo "devpts /dev/pts devpts nosuid,noexec,gid=5,mode=0620,ptmxmode=0666,X-mount.mkdir 0 0"
+	echo "tmpfs /dev/shm tmpfs nosuid,nodev,mode=1777,X-mount.mkdir 0 0"
+	echo "tmpfs /tmp tmpfs nosuid,nodev,mode=1777 0 0"
+	echo "tmpfs /var/tmp tmpfs nosuid,nodev,mode=1777 0 0"
+	echo "tmpfs /root tmpfs nosuid,nodev,mode=0700 0 0"
+	# bpffs as systemd mounts it (0700); debugfs and tracefs for BPF/tracing.
+	echo "bpf /sys/fs/bpf bpf nosuid,nodev,noexec,mode=0700 0 0"
+	echo "debugfs /sys/kernel/debug debugfs nosuid,nodev,noexec 0 0"
+	echo "tracefs /sys/kernel/tracing tracefs nosuid,nodev,noexec 0 0"
+	# The read-write results share.
+	echo "$tag $results 9p trans=virtio,version=9p2000.L,msize=262144,X-mount.mkdir 0 0"
 }
 cat_fstab >"$fstab"
 must mount -a -T "$fstab"
@@ -80,10 +80,10 @@ must mount -a -T "$fstab"
 # overlayfs: slow, ~10 s under TCG).
 mkdir -p /run/fsiter/etc-upper /run/fsiter/etc-work
 if ! mount -t overlay -o lowerdir=/etc,upperdir=/run/fsiter/etc-upper,workdir=/run/fsiter/etc-work \
-    overlay /etc; then
-    say "no overlayfs: copying /etc"
-    must cp -a /etc/. /run/fsiter/etc-upper/
-    must mount --bind /run/fsiter/etc-upper /etc
+	overlay /etc; then
+	say "no overlayfs: copying /etc"
+	must cp -a /etc/. /run/fsiter/etc-upper/
+	must mount --bind /run/fsiter/etc-upper /etc
 fi
 
 # --- Test users and groups (ids are fixed: tests rely on them).
@@ -91,15 +91,15 @@ fi
 #   fsb 2002 (groups fsb 2002, fsother 2101)
 drop='^(fsa|fsb|fsreaders|fsother):|^[^:]*:[^:]*:(2001|2002|2100|2101):'
 for f in passwd group shadow gshadow; do
-    [[ -f /etc/$f ]] || continue
-    mapfile -t lines <"/etc/$f"
-    for l in "${lines[@]}"; do
-        [[ $l =~ $drop ]] || printf '%s\n' "$l"
-    done >"/etc/$f"
+	[[ -f /etc/$f ]] || continue
+	mapfile -t lines <"/etc/$f"
+	for l in "${lines[@]}"; do
+		[[ $l =~ $drop ]] || printf '%s\n' "$l"
+	done >"/etc/$f"
 done
 printf '%s\n' \
-    "fsa:x:2001:2001:fsiter test user A:/tmp/home/fsa:/bin/bash" \
-    "fsb:x:2002:2002:fsiter test user B:/tmp/home/fsb:/bin/bash" >>/etc/passwd
+	"fsa:x:2001:2001:fsiter test user A:/tmp/home/fsa:/bin/bash" \
+	"fsb:x:2002:2002:fsiter test user B:/tmp/home/fsb:/bin/bash" >>/etc/passwd
 printf '%s\n' fsa:x:2001: fsb:x:2002: fsreaders:x:2100:fsa fsother:x:2101:fsb >>/etc/group
 [[ -f /etc/shadow ]] && printf '%s:!:19000:0:99999:7:::\n' fsa fsb >>/etc/shadow
 [[ -f /etc/gshadow ]] && printf '%s\n' 'fsa:!::' 'fsb:!::' 'fsreaders:!::fsa' 'fsother:!::fsb' >>/etc/gshadow
@@ -113,22 +113,22 @@ echo fsiter-vm >/proc/sys/kernel/hostname
 echo fsiter-vm >/etc/hostname
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tfsiter-vm\n::1\tlocalhost\n' >/etc/hosts
 if [[ -x /usr/sbin/ip || -x /sbin/ip || -x /usr/bin/ip ]]; then
-    ip link set lo up || say "warning: could not bring up lo"
+	ip link set lo up || say "warning: could not bring up lo"
 fi
 
 # --- The command's cwd, if a tmpfs above hides it: bind the host's copy.
 cwd=/
 [[ -f "$results/cwd" ]] && cwd=$(<"$results/cwd")
 for top in /tmp /var/tmp /root /run; do
-    case "$cwd" in
-        "$top"/?*)
-            if [[ -d "/run/fsiter/hostroot$cwd" ]]; then
-                if ! { mkdir -p "$cwd" && mount --bind "/run/fsiter/hostroot$cwd" "$cwd"; }; then
-                    say "warning: could not expose $cwd"
-                fi
-            fi
-            ;;
-    esac
+	case "$cwd" in
+		"$top"/?*)
+			if [[ -d "/run/fsiter/hostroot$cwd" ]]; then
+				if ! { mkdir -p "$cwd" && mount --bind "/run/fsiter/hostroot$cwd" "$cwd"; }; then
+					say "warning: could not expose $cwd"
+				fi
+			fi
+			;;
+	esac
 done
 
 # --- Run the command.
@@ -144,10 +144,10 @@ echo "======== fsiter-vm: command exited with status $status (at ${uptime}s)"
 # --- Collect. kmemleak (debug kernels): scan now rather than wait for the
 # 10-minute auto scan; the second scan confirms what the first one found.
 if [[ -w /sys/kernel/debug/kmemleak ]]; then
-    echo scan >/sys/kernel/debug/kmemleak
-    sleep 5
-    echo scan >/sys/kernel/debug/kmemleak
-    cp /sys/kernel/debug/kmemleak "$results/kmemleak.txt" 2>/dev/null
+	echo scan >/sys/kernel/debug/kmemleak
+	sleep 5
+	echo scan >/sys/kernel/debug/kmemleak
+	cp /sys/kernel/debug/kmemleak "$results/kmemleak.txt" 2>/dev/null
 fi
 dmesg >"$results/dmesg" 2>&1
 echo "$status" >"$results/status.tmp" && mv "$results/status.tmp" "$results/status"

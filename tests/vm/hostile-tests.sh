@@ -3,14 +3,13 @@
 # bind mounts over a component, FIFOs and devices, very deep paths, and
 # files under /proc and /sys. It must do what docs/security.md says,
 # follow no symlink, and never block. Runs as root inside the test VM.
-# Usage: hostile-tests.sh BUILD_DIR
+# Usage: hostile-tests.sh BUILD_DIR [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
 
-suite_init "${1:-}"
-tool=$build/src/fsiter-pin
-pins=/sys/fs/bpf/fsiter
+suite_init "$@"
 t=/run/ho
 mkdir -p $t/real $t/decoy
 echo real >$t/real/file
@@ -20,88 +19,99 @@ apply1() { # apply1 LINE: apply a one-entry policy, output in $out
 	out=$(timeout 60 "$tool" apply $t/p.conf 2>&1); rc=$?
 }
 
-echo "== a symlink swapped in for a directory while apply runs"
-# $t/sw/dir flips between a real directory and a symlink to the decoy.
-mkdir -p $t/sw/dir && echo real >$t/sw/dir/file
-real_ino=$(stat -c %i $t/sw/dir/file)
-decoy_ino=$(stat -c %i $t/decoy/file)
-(
-	while :; do
-		mv $t/sw/dir $t/sw/away && ln -s $t/decoy $t/sw/dir
-		rm $t/sw/dir && mv $t/sw/away $t/sw/dir
-	done
-) 2>/dev/null &
-flipper=$!
-pinned_real=0 refused=0 wrong=0
-for i in $(seq 1 30); do
-	apply1 "cache sw $t/sw/dir/file 0444"
-	if (( rc == 0 )); then
-		ino=$(cat $pins/sw >/dev/null && "$tool" list --json | jq -r '.[] | select(.name == "sw") | .target.ino')
-		if [[ $ino == "$real_ino" ]]; then
-			pinned_real=$((pinned_real + 1))
+test_symlink_swap() {
+	echo "== a symlink swapped in for a directory while apply runs"
+	# $t/sw/dir flips between a real directory and a symlink to the decoy.
+	mkdir -p $t/sw/dir && echo real >$t/sw/dir/file
+	real_ino=$(stat -c %i $t/sw/dir/file)
+	decoy_ino=$(stat -c %i $t/decoy/file)
+	(
+		while :; do
+			mv $t/sw/dir $t/sw/away && ln -s $t/decoy $t/sw/dir
+			rm $t/sw/dir && mv $t/sw/away $t/sw/dir
+		done
+	) 2>/dev/null &
+	flipper=$!
+	pinned_real=0 refused=0 wrong=0
+	for _ in $(seq 1 30); do
+		apply1 "cache sw $t/sw/dir/file 0444"
+		if (( rc == 0 )); then
+			ino=$(cat $pins/sw >/dev/null && "$tool" list --json | jq -r '.[] | select(.name == "sw") | .target.ino')
+			if [[ $ino == "$real_ino" ]]; then
+				pinned_real=$((pinned_real + 1))
+			else
+				wrong=$((wrong + 1)); echo "pinned inode $ino"
+			fi
+		elif grep -q "a component is a symbolic link\|no such file" <<<"$out"; then
+			refused=$((refused + 1))
 		else
-			wrong=$((wrong + 1)); echo "pinned inode $ino"
+			wrong=$((wrong + 1)); echo "$out"
 		fi
-	elif grep -q "a component is a symbolic link\|no such file" <<<"$out"; then
-		refused=$((refused + 1))
-	else
-		wrong=$((wrong + 1)); echo "$out"
-	fi
-done
-kill $flipper; wait $flipper 2>/dev/null
-echo "pinned the real file $pinned_real times, refused $refused times"
-check_eq "never pinned through the symlink (decoy inode $decoy_ino)" "$wrong" 0
-check "it was refused at least once" test "$refused" -gt 0
+	done
+	kill $flipper; wait $flipper 2>/dev/null
+	echo "pinned the real file $pinned_real times, refused $refused times"
+	check_eq "never pinned through the symlink (decoy inode $decoy_ino)" "$wrong" 0
+	check "it was refused at least once" test "$refused" -gt 0
+}
 
-echo "== a bind mount over a path component"
-mkdir -p $t/bind/dir && echo under >$t/bind/dir/file
-mount --bind $t/real $t/bind/dir
-apply1 "cache bind $t/bind/dir/file 0444"
-check_eq "apply follows the mount, as the path does" "$rc" 0
-check_eq "the pin is the file on top" "$("$tool" list --json | jq -r '.[0].target.ino')" "$(stat -c %i $t/real/file)"
-umount $t/bind/dir
-out=$("$tool" audit $t/p.conf 2>&1); rc=$?
-check_eq "audit: drift once the mount is gone" "$rc" 1
-check "audit: the pin's mount was torn down" has "^target-gone  *bind: "
-check "and the path names another inode" bash -c "[[ $(stat -c %i $t/bind/dir/file) != $(stat -c %i $t/real/file) ]]"
+test_bind_mount() {
+	echo "== a bind mount over a path component"
+	mkdir -p $t/bind/dir && echo under >$t/bind/dir/file
+	mount --bind $t/real $t/bind/dir
+	apply1 "cache bind $t/bind/dir/file 0444"
+	check_eq "apply follows the mount, as the path does" "$rc" 0
+	check_eq "the pin is the file on top" "$("$tool" list --json | jq -r '.[0].target.ino')" "$(stat -c %i $t/real/file)"
+	umount $t/bind/dir
+	out=$("$tool" audit $t/p.conf 2>&1); rc=$?
+	check_eq "audit: drift once the mount is gone" "$rc" 1
+	check "audit: the pin's mount was torn down" has "^target-gone  *bind: "
+	check "and the path names another inode" bash -c "[[ $(stat -c %i $t/bind/dir/file) != $(stat -c %i $t/real/file) ]]"
+}
 
-echo "== FIFOs and devices: nothing is opened, nothing blocks"
-mkfifo $t/fifo
-apply1 "cache fifo $t/fifo 0444"
-check_eq "a FIFO with no writer" "$rc" 0
-check "its pin reads without blocking" timeout 20 cat $pins/fifo
-apply1 "inode tty /dev/ttyS0 0444"
-check_eq "a character device" "$rc" 0
-check_eq "the pin shows the device node" "$(cat $pins/tty | field inode.mode)" "$(printf '0%o' 0x$(stat -c %f /dev/ttyS0))"
-mknod $t/blk b 7 200
-apply1 "cache blk $t/blk 0444"
-check_eq "a block device with nothing behind it" "$rc" 0
-check "its pin reads" timeout 20 cat $pins/blk
+test_fifo_devices() {
+	echo "== FIFOs and devices: nothing is opened, nothing blocks"
+	mkfifo $t/fifo
+	apply1 "cache fifo $t/fifo 0444"
+	check_eq "a FIFO with no writer" "$rc" 0
+	check "its pin reads without blocking" timeout 20 cat $pins/fifo
+	apply1 "inode tty /dev/ttyS0 0444"
+	check_eq "a character device" "$rc" 0
+	check_eq "the pin shows the device node" "$(cat $pins/tty | field inode.mode)" "$(printf '0%o' "0x$(stat -c %f /dev/ttyS0)")"
+	mknod $t/blk b 7 200
+	apply1 "cache blk $t/blk 0444"
+	check_eq "a block device with nothing behind it" "$rc" 0
+	check "its pin reads" timeout 20 cat $pins/blk
+}
 
-echo "== very deep paths"
-deep=$t/d
-for i in $(seq 1 400); do deep=$deep/d; done
-mkdir -p $deep && echo deep >$deep/file
-apply1 "cache deep $deep/file 0444"
-check_eq "400 components, within PATH_MAX" "$rc" 0
-check_eq "the right file" "$("$tool" list --json | jq -r '.[0].target.ino')" "$(stat -c %i $deep/file)"
-long=$t; for i in $(seq 1 2100); do long=$long/d; done
-apply1 "cache long $long 0444"
-check_eq "over PATH_MAX is refused" "$rc" 1
-check "as the policy's error" has "p.conf:2: path '.*': longer than PATH_MAX"
+test_deep_paths() {
+	echo "== very deep paths"
+	deep=$t/d
+	for _ in $(seq 1 400); do deep=$deep/d; done
+	mkdir -p $deep && echo deep >$deep/file
+	apply1 "cache deep $deep/file 0444"
+	check_eq "400 components, within PATH_MAX" "$rc" 0
+	check_eq "the right file" "$("$tool" list --json | jq -r '.[0].target.ino')" "$(stat -c %i $deep/file)"
+	long=$t; for _ in $(seq 1 2100); do long=$long/d; done
+	apply1 "cache long $long 0444"
+	check_eq "over PATH_MAX is refused" "$rc" 1
+	check "as the policy's error" has "p.conf:2: path '.*': longer than PATH_MAX"
+}
 
-echo "== /proc and /sys"
-apply1 "inode proc-status /proc/1/status 0444"
-check_eq "a /proc file" "$rc" 0
-check "read as its inode, not its contents" bash -c "cat $pins/proc-status | grep -q '^sb.type proc$'"
-apply1 "cache self /proc/self/status 0444"
-check_eq "/proc/self is a symlink: refused" "$rc" 1
-check "saying so" has "a component is a symbolic link"
-apply1 "cache fd /proc/1/fd/0 0444"
-check_eq "magic links are refused" "$rc" 1
-apply1 "inode btf /sys/kernel/btf/vmlinux 0444"
-check_eq "a /sys file" "$rc" 0
-check_eq "sysfs" "$(cat $pins/btf | field sb.type)" sysfs
+test_proc_sys() {
+	echo "== /proc and /sys"
+	apply1 "inode proc-status /proc/1/status 0444"
+	check_eq "a /proc file" "$rc" 0
+	check "read as its inode, not its contents" bash -c "cat $pins/proc-status | grep -q '^sb.type proc$'"
+	apply1 "cache self /proc/self/status 0444"
+	check_eq "/proc/self is a symlink: refused" "$rc" 1
+	check "saying so" has "a component is a symbolic link"
+	apply1 "cache fd /proc/1/fd/0 0444"
+	check_eq "magic links are refused" "$rc" 1
+	apply1 "inode btf /sys/kernel/btf/vmlinux 0444"
+	check_eq "a /sys file" "$rc" 0
+	check_eq "sysfs" "$(cat $pins/btf | field sb.type)" sysfs
+}
 
+run_tests
 "$tool" remove --all >/dev/null
 finish

@@ -1,14 +1,15 @@
 #!/bin/bash
 # The kernel tests of the fs iterator series, run as root inside the test VM
-# (tests/run.sh boots it). Usage: kernel-tests.sh BUILD_DIR
+# (tests/run.sh boots it). Usage: kernel-tests.sh BUILD_DIR [TEST...]
 #
 # Every value is checked against an independent source: fincore (mincore),
 # sync, posix_fadvise, stat, and the kernel's own refusals.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
 
-suite_init "${1:-}"
+suite_init "$@"
 
 view() { "$ktool" read "$views/$1.bpf.o" "fsiter_${1//-/_}" "${@:2}"; }
 cache_field() { view cache "$2" | word "$1"; }
@@ -18,204 +19,225 @@ fadvise_dontneed() {
 	python3 -c 'import os,sys; fd=os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$1"
 }
 
-echo "== selftests of the series (prog_tests/bpf_iter_fs_*.c)"
-if "$build/tests/kernel/test_fs_iters"; then pass "selftests"; else fail "selftests"; fi
+test_selftests() {
+	echo "== selftests of the series (prog_tests/bpf_iter_fs_*.c)"
+	if "$build/tests/kernel/test_fs_iters"; then pass "selftests"; else fail "selftests"; fi
+}
 
-echo "== XFS on a scratch disk"
-dev=/dev/vda
-[[ -b $dev ]] || { fail "no scratch disk $dev"; finish; exit; }
-mnt=/run/fsiter-kt/xfs
-mkfs.xfs -q -f "$dev" && mkdir -p $mnt && mount "$dev" $mnt
-check "mount xfs" mountpoint -q $mnt
+test_xfs() {
+	echo "== XFS on a scratch disk"
+	dev=/dev/vda
+	[[ -b $dev ]] || { fail "no scratch disk $dev"; finish; exit; }
+	mnt=/run/fsiter-kt/xfs
+	mkfs.xfs -q -f "$dev" && mkdir -p $mnt && mount "$dev" $mnt
+	check "mount xfs" mountpoint -q $mnt
 
-f=$mnt/readahead
-dd if=/dev/zero of=$f bs=1M count=64 status=none && drop_caches
-cat $f >/dev/null
-out=$(view inode $f)
-check_eq "inode view: fs type" "$(field sb.type <<<"$out")" xfs
-check_eq "inode view: name" "$(field inode.name <<<"$out")" readahead
-check_eq "inode view: ino" "$(field inode.ino <<<"$out")" "$(stat -c %i $f)"
-check_eq "inode view: size" "$(field inode.size <<<"$out")" "$(stat -c %s $f)"
-check_eq "inode view: mode" "$(field inode.mode <<<"$out")" "0$(printf %o 0x"$(stat -c %f $f)")"
-maxorder=$(awk '$1 == "folio" && $3 > m { m = $3 } END { print m + 0 }' <<<"$out")
-check_ge "readahead made large folios (max order)" "$maxorder" 1
-pages=$(awk '$1 == "folio" { n += 2 ^ $3 } END { print n + 0 }' <<<"$out")
-check_eq "inode view: folios cover the cached pages" "$pages" "$(field cache.cached <<<"$out")"
-check_eq "cache view: cached = fincore" "$(cache_field cached $f)" "$(fincore_pages $f)"
-
-g=$mnt/dirty
-dd if=/dev/urandom of=$g bs=1M count=8 status=none
-check_ge "dirty pages before sync" "$(cache_field dirty $g)" 2048
-out=$(view inode $g)
-pages=$(awk '$1 == "folio" && / dirty/ { n += 2 ^ $3 } END { print n + 0 }' <<<"$out")
-check_eq "inode view: dirty folios cover the dirty pages" "$pages" "$(field cache.dirty <<<"$out")"
-sync
-check_eq "no dirty pages after sync" "$(cache_field dirty $g)" 0
-check_eq "inode view: no folio dirty after sync" "$(view inode $g | grep -c '^folio .* dirty')" 0
-check_eq "cache view: cached = fincore (after sync)" "$(cache_field cached $g)" "$(fincore_pages $g)"
-# POSIX_FADV_DONTNEED invalidates: the pages leave the cache without a
-# shadow entry, so they are not "evicted" (in 6.1 as in mainline).
-fadvise_dontneed $g
-check_eq "cached after DONTNEED = fincore" "$(cache_field cached $g)" "$(fincore_pages $g)"
-check_eq "DONTNEED leaves no shadow entries" "$(cache_field evicted $g)" 0
-# Reclaim does leave them: map the file, fault every page in, and have
-# the kernel reclaim them with MADV_PAGEOUT. Every page that left the
-# cache is then an evicted one. The pages are brought back by writing, not
-# by reading: readahead would make large folios, which MADV_PAGEOUT in 6.1
-# skips when it cannot split them.
-dd if=/dev/urandom of=$g bs=1M count=8 conv=notrunc status=none && sync
-check "MADV_PAGEOUT" python3 "$here/pageout.py" $g
-left=$(fincore_pages $g)
-check_eq "cached after reclaim = fincore" "$(cache_field cached $g)" "$left"
-check_ge "pages reclaimed by MADV_PAGEOUT" "$((2048 - left))" 1
-check_eq "evicted = pages reclaimed" "$(cache_field evicted $g)" "$((2048 - left))"
-# get_folios skips shadow entries: only cached folios are listed.
-pages=$(view inode $g | awk '$1 == "folio" { n += 2 ^ $3 } END { print n + 0 }')
-check_eq "inode view lists no evicted pages" "$pages" "$left"
-
-echo "== other targets"
-t=/tmp/tmpfs-file
-dd if=/dev/zero of=$t bs=1M count=4 status=none
-check_eq "tmpfs: cached = fincore" "$(cache_field cached $t)" "$(fincore_pages $t)"
-check_eq "O_PATH fd" "$("$ktool" read --opath "$views/cache.bpf.o" fsiter_cache $t | word cached)" 1024
-check_eq "directory" "$(view inode $mnt | field inode.mode)" "0$(printf %o 0x"$(stat -c %f $mnt)")"
-
-big=$mnt/big
-if dd if=/dev/zero of=$big bs=1M count=2048 status=none && sync; then
-	out=$(view inode $big); rc=$?
-	check_eq "2 GiB file: whole listing read (exit)" "$rc" 0
+	f=$mnt/readahead
+	dd if=/dev/zero of=$f bs=1M count=64 status=none && drop_caches
+	cat $f >/dev/null
+	out=$(view inode $f)
+	check_eq "inode view: fs type" "$(field sb.type <<<"$out")" xfs
+	check_eq "inode view: name" "$(field inode.name <<<"$out")" readahead
+	check_eq "inode view: ino" "$(field inode.ino <<<"$out")" "$(stat -c %i $f)"
+	check_eq "inode view: size" "$(field inode.size <<<"$out")" "$(stat -c %s $f)"
+	check_eq "inode view: mode" "$(field inode.mode <<<"$out")" "0$(printf %o 0x"$(stat -c %f $f)")"
+	maxorder=$(awk '$1 == "folio" && $3 > m { m = $3 } END { print m + 0 }' <<<"$out")
+	check_ge "readahead made large folios (max order)" "$maxorder" 1
 	pages=$(awk '$1 == "folio" { n += 2 ^ $3 } END { print n + 0 }' <<<"$out")
-	check_eq "2 GiB file: folios cover the cached pages" "$pages" "$(field cache.cached <<<"$out")"
-	check_eq "2 GiB file: cached = fincore" "$(field cache.cached <<<"$out")" "$(fincore_pages $big)"
-	check_ge "2 GiB file: listing beyond 32 KiB" "${#out}" 32769
-else
-	fail "2 GiB file: could not write it"
-fi
-rm -f $big
+	check_eq "inode view: folios cover the cached pages" "$pages" "$(field cache.cached <<<"$out")"
+	check_eq "cache view: cached = fincore" "$(cache_field cached $f)" "$(fincore_pages $f)"
 
-echo "== mounts: the mount view against /proc/self/mountinfo"
-mt=/run/fsiter-kt/mt
-mkdir -p $mt/a $mt/b $mt/c $mt/d $mt/e
-mount -t tmpfs -o nosuid,nodev tmpfs $mt/a && mount --make-shared $mt/a
-mount --bind $mt/a $mt/b
-mount --bind $mt/a $mt/c && mount --make-slave $mt/c
-mount -t tmpfs -o ro tmpfs $mt/d && mount --move $mt/d $mt/e
-mount --bind -o remount,ro,noexec $mt/b 2>/dev/null || true
-checked=0
-# mountinfo: id parent maj:min root point opts [optional...] - type source sopts
-while read -r id parent devno root point opts rest; do
-	[[ $point == *\\* ]] && continue	# escaped characters: skip
-	optional=$(awk '{ for (i = 1; i <= NF && $i != "-"; i++) printf "%s ", $i }' <<<"$rest")
-	fstype=$(awk '{ for (i = 1; i < NF; i++) if ($i == "-") { print $(i + 1); exit } }' <<<"$rest")
-	out=$(view mount "$point" 2>/dev/null) || { fail "mount view of $point"; continue; }
-	# A mount hidden by another one on the same point is not reachable.
-	[[ $(field mnt.id <<<"$out") == "$id" ]] || continue
-	prop=$(sed -n 's/^mnt.propagation *//p' <<<"$out")
-	want_prop=$(tr ' ' '\n' <<<"$optional" | grep -E '^(shared|master):|^unbindable' | xargs)
-	got="$(field mnt.parent <<<"$out") $(field mnt.dev <<<"$out") $(field mnt.opts <<<"$out") [$prop] $(field sb.type <<<"$out") $(field mnt.point <<<"$out")"
-	want="$parent $devno $opts [$want_prop] $fstype $point"
-	check_eq "mount $id $point" "$got" "$want"
-	checked=$((checked + 1))
-done </proc/self/mountinfo
-check_ge "mounts checked against mountinfo" "$checked" 10
+	g=$mnt/dirty
+	dd if=/dev/urandom of=$g bs=1M count=8 status=none
+	check_ge "dirty pages before sync" "$(cache_field dirty $g)" 2048
+	out=$(view inode $g)
+	pages=$(awk '$1 == "folio" && / dirty/ { n += 2 ^ $3 } END { print n + 0 }' <<<"$out")
+	check_eq "inode view: dirty folios cover the dirty pages" "$pages" "$(field cache.dirty <<<"$out")"
+	sync
+	check_eq "no dirty pages after sync" "$(cache_field dirty $g)" 0
+	check_eq "inode view: no folio dirty after sync" "$(view inode $g | grep -c '^folio .* dirty')" 0
+	check_eq "cache view: cached = fincore (after sync)" "$(cache_field cached $g)" "$(fincore_pages $g)"
+	# POSIX_FADV_DONTNEED invalidates: the pages leave the cache without a
+	# shadow entry, so they are not "evicted" (in 6.1 as in mainline).
+	fadvise_dontneed $g
+	check_eq "cached after DONTNEED = fincore" "$(cache_field cached $g)" "$(fincore_pages $g)"
+	check_eq "DONTNEED leaves no shadow entries" "$(cache_field evicted $g)" 0
+	# Reclaim does leave them: map the file, fault every page in, and have
+	# the kernel reclaim them with MADV_PAGEOUT. Every page that left the
+	# cache is then an evicted one. The pages are brought back by writing, not
+	# by reading: readahead would make large folios, which MADV_PAGEOUT in 6.1
+	# skips when it cannot split them.
+	dd if=/dev/urandom of=$g bs=1M count=8 conv=notrunc status=none && sync
+	check "MADV_PAGEOUT" python3 "$here/pageout.py" $g
+	left=$(fincore_pages $g)
+	check_eq "cached after reclaim = fincore" "$(cache_field cached $g)" "$left"
+	check_ge "pages reclaimed by MADV_PAGEOUT" "$((2048 - left))" 1
+	check_eq "evicted = pages reclaimed" "$(cache_field evicted $g)" "$((2048 - left))"
+	# get_folios skips shadow entries: only cached folios are listed.
+	pages=$(view inode $g | awk '$1 == "folio" { n += 2 ^ $3 } END { print n + 0 }')
+	check_eq "inode view lists no evicted pages" "$pages" "$left"
+}
 
-echo "== mounts: readers while the mount tree changes (lockdep watches)"
-pinsd=/run/fsiter-kt/bpffs
-mkdir -p $pinsd && mount -t bpf bpf $pinsd
-"$ktool" pin "$views/mount.bpf.o" fsiter_mount $mt/b $pinsd/mnt-b
-"$ktool" pin "$views/mount.bpf.o" fsiter_mount / $pinsd/mnt-root
-end=$((SECONDS + 20))
-( while (( SECONDS < end )); do
-	mkdir -p $mt/s1 $mt/s2
-	mount -t tmpfs tmpfs $mt/s1 && mount --make-shared $mt/s1
-	mount --bind $mt/s1 $mt/s2 && mount --make-slave $mt/s2
-	mount --move $mt/s2 $mt/e 2>/dev/null; umount $mt/e 2>/dev/null
-	umount -l $mt/s2 2>/dev/null; umount $mt/s1
-done ) &
-churn=$!
-reads=0 bad=0
-while (( SECONDS < end )); do
-	for p in $pinsd/mnt-b $pinsd/mnt-root; do
-		cat $p >/dev/null || bad=$((bad + 1))
-		reads=$((reads + 1))
+test_other_targets() {
+	needs test_xfs
+	echo "== other targets"
+	t=/tmp/tmpfs-file
+	dd if=/dev/zero of=$t bs=1M count=4 status=none
+	check_eq "tmpfs: cached = fincore" "$(cache_field cached $t)" "$(fincore_pages $t)"
+	check_eq "O_PATH fd" "$("$ktool" read --opath "$views/cache.bpf.o" fsiter_cache $t | word cached)" 1024
+	check_eq "directory" "$(view inode $mnt | field inode.mode)" "0$(printf %o 0x"$(stat -c %f $mnt)")"
+
+	big=$mnt/big
+	if dd if=/dev/zero of=$big bs=1M count=2048 status=none && sync; then
+		out=$(view inode $big); rc=$?
+		check_eq "2 GiB file: whole listing read (exit)" "$rc" 0
+		pages=$(awk '$1 == "folio" { n += 2 ^ $3 } END { print n + 0 }' <<<"$out")
+		check_eq "2 GiB file: folios cover the cached pages" "$pages" "$(field cache.cached <<<"$out")"
+		check_eq "2 GiB file: cached = fincore" "$(field cache.cached <<<"$out")" "$(fincore_pages $big)"
+		check_ge "2 GiB file: listing beyond 32 KiB" "${#out}" 32769
+	else
+		fail "2 GiB file: could not write it"
+	fi
+	rm -f $big
+}
+
+test_mountinfo() {
+	echo "== mounts: the mount view against /proc/self/mountinfo"
+	mt=/run/fsiter-kt/mt
+	mkdir -p $mt/a $mt/b $mt/c $mt/d $mt/e
+	mount -t tmpfs -o nosuid,nodev tmpfs $mt/a && mount --make-shared $mt/a
+	mount --bind $mt/a $mt/b
+	mount --bind $mt/a $mt/c && mount --make-slave $mt/c
+	mount -t tmpfs -o ro tmpfs $mt/d && mount --move $mt/d $mt/e
+	mount --bind -o remount,ro,noexec $mt/b 2>/dev/null || true
+	checked=0
+	# mountinfo: id parent maj:min root point opts [optional...] - type source sopts
+	while read -r id parent devno _ point opts rest; do
+		[[ $point == *\\* ]] && continue	# escaped characters: skip
+		optional=$(awk '{ for (i = 1; i <= NF && $i != "-"; i++) printf "%s ", $i }' <<<"$rest")
+		fstype=$(awk '{ for (i = 1; i < NF; i++) if ($i == "-") { print $(i + 1); exit } }' <<<"$rest")
+		out=$(view mount "$point" 2>/dev/null) || { fail "mount view of $point"; continue; }
+		# A mount hidden by another one on the same point is not reachable.
+		[[ $(field mnt.id <<<"$out") == "$id" ]] || continue
+		prop=$(sed -n 's/^mnt.propagation *//p' <<<"$out")
+		want_prop=$(tr ' ' '\n' <<<"$optional" | grep -E '^(shared|master):|^unbindable' | xargs)
+		got="$(field mnt.parent <<<"$out") $(field mnt.dev <<<"$out") $(field mnt.opts <<<"$out") [$prop] $(field sb.type <<<"$out") $(field mnt.point <<<"$out")"
+		want="$parent $devno $opts [$want_prop] $fstype $point"
+		check_eq "mount $id $point" "$got" "$want"
+		checked=$((checked + 1))
+	done </proc/self/mountinfo
+	check_ge "mounts checked against mountinfo" "$checked" 10
+}
+
+test_mount_churn() {
+	needs test_mountinfo
+	echo "== mounts: readers while the mount tree changes (lockdep watches)"
+	pinsd=/run/fsiter-kt/bpffs
+	mkdir -p $pinsd && mount -t bpf bpf $pinsd
+	"$ktool" pin "$views/mount.bpf.o" fsiter_mount $mt/b $pinsd/mnt-b
+	"$ktool" pin "$views/mount.bpf.o" fsiter_mount / $pinsd/mnt-root
+	end=$((SECONDS + 20))
+	( while (( SECONDS < end )); do
+		mkdir -p $mt/s1 $mt/s2
+		mount -t tmpfs tmpfs $mt/s1 && mount --make-shared $mt/s1
+		mount --bind $mt/s1 $mt/s2 && mount --make-slave $mt/s2
+		mount --move $mt/s2 $mt/e 2>/dev/null; umount $mt/e 2>/dev/null
+		umount -l $mt/s2 2>/dev/null; umount $mt/s1
+	done ) &
+	churn=$!
+	reads=0 bad=0
+	while (( SECONDS < end )); do
+		for p in $pinsd/mnt-b $pinsd/mnt-root; do
+			cat $p >/dev/null || bad=$((bad + 1))
+			reads=$((reads + 1))
+		done
 	done
-done
-wait $churn
-check_eq "reads during mount churn failed" "$bad" 0
-check_ge "reads during mount churn" "$reads" 10
+	wait $churn
+	check_eq "reads during mount churn failed" "$bad" 0
+	check_ge "reads during mount churn" "$reads" 10
+}
 
-echo "== lifetime: pins do not keep a filesystem busy"
-lt=/run/fsiter-kt/lt
-img=/tmp/lt.img
-truncate -s 320M $img && mkfs.xfs -q -f $img && mkdir -p $lt && mount -o loop $img $lt
-echo hello >$lt/file
-"$ktool" pin "$views/cache.bpf.o" fsiter_cache $lt/file $pinsd/lt-cache
-"$ktool" pin "$views/mount.bpf.o" fsiter_mount $lt $pinsd/lt-mount
-check "read pins on the XFS" cat $pinsd/lt-cache $pinsd/lt-mount
-check "umount with pins present" umount $lt
-if cat $pinsd/lt-cache 2>/tmp/err; then fail "read after umount"; else
-	check "read after umount: ESTALE" grep -q "Stale file handle" /tmp/err; fi
-check "mount again" mount -o loop $img $lt
-"$ktool" pin "$views/cache.bpf.o" fsiter_cache $lt/file $pinsd/lt-cache2
-cat $lt/file >/dev/null
-check_eq "pin again after remount" "$(cat $pinsd/lt-cache2 | word cached)" 1
-check "remount read-only with a pin" mount -o remount,ro $lt
-check_eq "pin still reads after remount ro" "$(cat $pinsd/lt-cache2 | word cached)" 1
-rm -f $pinsd/lt-cache $pinsd/lt-mount $pinsd/lt-cache2
-umount $lt && rm -f $img
-umount $pinsd
-umount $mt/e $mt/c $mt/b $mt/a 2>/dev/null
+test_lifetime() {
+	needs test_mount_churn
+	echo "== lifetime: pins do not keep a filesystem busy"
+	lt=/run/fsiter-kt/lt
+	img=/tmp/lt.img
+	truncate -s 320M $img && mkfs.xfs -q -f $img && mkdir -p $lt && mount -o loop $img $lt
+	echo hello >$lt/file
+	"$ktool" pin "$views/cache.bpf.o" fsiter_cache $lt/file $pinsd/lt-cache
+	"$ktool" pin "$views/mount.bpf.o" fsiter_mount $lt $pinsd/lt-mount
+	check "read pins on the XFS" cat $pinsd/lt-cache $pinsd/lt-mount
+	check "umount with pins present" umount $lt
+	if cat $pinsd/lt-cache 2>/tmp/err; then fail "read after umount"; else
+		check "read after umount: ESTALE" grep -q "Stale file handle" /tmp/err; fi
+	check "mount again" mount -o loop $img $lt
+	"$ktool" pin "$views/cache.bpf.o" fsiter_cache $lt/file $pinsd/lt-cache2
+	cat $lt/file >/dev/null
+	check_eq "pin again after remount" "$(cat $pinsd/lt-cache2 | word cached)" 1
+	check "remount read-only with a pin" mount -o remount,ro $lt
+	check_eq "pin still reads after remount ro" "$(cat $pinsd/lt-cache2 | word cached)" 1
+	rm -f $pinsd/lt-cache $pinsd/lt-mount $pinsd/lt-cache2
+	umount $lt && rm -f $img
+	umount $pinsd
+	umount $mt/e $mt/c $mt/b $mt/a 2>/dev/null
+}
 
-echo "== pins, modes and unprivileged readers"
-bpffs=/run/fsiter-kt-bpffs
-mkdir -p $bpffs && mount -t bpf -o mode=0755 bpf $bpffs
-chmod 0644 $t
-"$ktool" pin "$views/cache.bpf.o" fsiter_cache $t $bpffs/open && chmod 0444 $bpffs/open
-"$ktool" pin "$views/cache.bpf.o" fsiter_cache $t $bpffs/closed && chmod 0400 $bpffs/closed
-as_fsa() { setpriv --reuid=fsa --regid=fsa --init-groups "$@"; }
-check_eq "fsa reads a 0444 pin" "$(as_fsa cat $bpffs/open | cut -c1-9)" "withheld "
-if as_fsa cat $bpffs/closed >/dev/null 2>/tmp/err; then
-	fail "fsa read a 0400 pin"
-else
-	check "fsa refused a 0400 pin with EACCES" grep -q "Permission denied" /tmp/err
-fi
-check_eq "cat of a pin ends, twice" "$(cat $bpffs/open $bpffs/open | wc -l)" 2
+test_unprivileged_pins() {
+	needs test_other_targets
+	echo "== pins, modes and unprivileged readers"
+	bpffs=/run/fsiter-kt-bpffs
+	mkdir -p $bpffs && mount -t bpf -o mode=0755 bpf $bpffs
+	chmod 0644 $t
+	"$ktool" pin "$views/cache.bpf.o" fsiter_cache $t $bpffs/open && chmod 0444 $bpffs/open
+	"$ktool" pin "$views/cache.bpf.o" fsiter_cache $t $bpffs/closed && chmod 0400 $bpffs/closed
+	as_fsa() { setpriv --reuid=fsa --regid=fsa --init-groups "$@"; }
+	check_eq "fsa reads a 0444 pin" "$(as_fsa cat $bpffs/open | cut -c1-9)" "withheld "
+	if as_fsa cat $bpffs/closed >/dev/null 2>/tmp/err; then
+		fail "fsa read a 0400 pin"
+	else
+		check "fsa refused a 0400 pin with EACCES" grep -q "Permission denied" /tmp/err
+	fi
+	check_eq "cat of a pin ends, twice" "$(cat $bpffs/open $bpffs/open | wc -l)" 2
+}
 
-echo "== who may see page-cache state: bpf_filemap_may_observe (mincore's rule)"
-as_fsb() { setpriv --reuid=fsb --regid=fsb --init-groups "$@"; }
-vis=/run/fsiter-kt-vis
-mkdir -p $vis && chmod 0755 $vis
-for f in owned groupw aclw rootonly; do
-	dd if=/dev/zero of=$vis/$f bs=4k count=64 status=none
-done
-chown fsa $vis/owned && chmod 0400 $vis/owned		# fsa owns it
-chgrp fsreaders $vis/groupw && chmod 0664 $vis/groupw	# fsa may write it (group)
-chmod 0644 $vis/aclw && setfacl -m u:fsb:rw $vis/aclw	# fsb may write it (ACL)
-chmod 0644 $vis/rootonly				# nobody but root
-for f in owned groupw aclw rootonly; do
-	"$ktool" pin "$views/cache.bpf.o" fsiter_cache $vis/$f $bpffs/vis-$f
-	"$ktool" pin "$views/inode.bpf.o" fsiter_inode $vis/$f $bpffs/visi-$f
-	"$ktool" pin "$views/cache.bpf.o" fsiter_cache_all $vis/$f $bpffs/visall-$f
-	chmod 0444 $bpffs/vis-$f $bpffs/visi-$f $bpffs/visall-$f
-done
-sees() { [[ $("$@" | word cached) == 64 ]]; }
-withheld() { "$@" | grep -qx "withheld page-cache state: the reader neither owns nor may write this file"; }
-check "owner sees its file" sees as_fsa cat $bpffs/vis-owned
-check "a group member who may write sees it" sees as_fsa cat $bpffs/vis-groupw
-check "a user an ACL lets write sees it" sees as_fsb cat $bpffs/vis-aclw
-check "root sees a file it does not own" sees cat $bpffs/vis-owned
-check "a reader who may not write is refused" withheld as_fsb cat $bpffs/vis-owned
-check "... nor through group write bits of another group" withheld as_fsb cat $bpffs/vis-groupw
-check "... nor when an ACL grants write to someone else" withheld as_fsa cat $bpffs/vis-aclw
-check "... nor on a plain 0644 file" withheld as_fsa cat $bpffs/vis-rootonly
-check "the inode view withholds too" withheld as_fsb cat $bpffs/visi-owned
-check_eq "and shows the inode lines only" "$(as_fsb cat $bpffs/visi-owned | grep -c -e '^folio' -e '^cache\.' -e '^mapping\.')" 0
-check_eq "with the inode" "$(as_fsb cat $bpffs/visi-owned | field inode.ino)" "$(stat -c %i $vis/owned)"
-check "the inode view lists folios for the owner" bash -c "setpriv --reuid=fsa --regid=fsa --init-groups cat $bpffs/visi-owned | grep -q '^folio 0 '"
-check "fsiter_cache_all shows anyone the pin lets in" sees as_fsb cat $bpffs/visall-rootonly
-rm -f $bpffs/vis-* $bpffs/visi-* $bpffs/visall-*
-umount $bpffs
+test_may_observe() {
+	needs test_unprivileged_pins
+	echo "== who may see page-cache state: bpf_filemap_may_observe (mincore's rule)"
+	as_fsb() { setpriv --reuid=fsb --regid=fsb --init-groups "$@"; }
+	vis=/run/fsiter-kt-vis
+	mkdir -p $vis && chmod 0755 $vis
+	for f in owned groupw aclw rootonly; do
+		dd if=/dev/zero of=$vis/$f bs=4k count=64 status=none
+	done
+	chown fsa $vis/owned && chmod 0400 $vis/owned		# fsa owns it
+	chgrp fsreaders $vis/groupw && chmod 0664 $vis/groupw	# fsa may write it (group)
+	chmod 0644 $vis/aclw && setfacl -m u:fsb:rw $vis/aclw	# fsb may write it (ACL)
+	chmod 0644 $vis/rootonly				# nobody but root
+	for f in owned groupw aclw rootonly; do
+		"$ktool" pin "$views/cache.bpf.o" fsiter_cache $vis/$f $bpffs/vis-$f
+		"$ktool" pin "$views/inode.bpf.o" fsiter_inode $vis/$f $bpffs/visi-$f
+		"$ktool" pin "$views/cache.bpf.o" fsiter_cache_all $vis/$f $bpffs/visall-$f
+		chmod 0444 $bpffs/vis-$f $bpffs/visi-$f $bpffs/visall-$f
+	done
+	sees() { [[ $("$@" | word cached) == 64 ]]; }
+	withheld() { "$@" | grep -qx "withheld page-cache state: the reader neither owns nor may write this file"; }
+	check "owner sees its file" sees as_fsa cat $bpffs/vis-owned
+	check "a group member who may write sees it" sees as_fsa cat $bpffs/vis-groupw
+	check "a user an ACL lets write sees it" sees as_fsb cat $bpffs/vis-aclw
+	check "root sees a file it does not own" sees cat $bpffs/vis-owned
+	check "a reader who may not write is refused" withheld as_fsb cat $bpffs/vis-owned
+	check "... nor through group write bits of another group" withheld as_fsb cat $bpffs/vis-groupw
+	check "... nor when an ACL grants write to someone else" withheld as_fsa cat $bpffs/vis-aclw
+	check "... nor on a plain 0644 file" withheld as_fsa cat $bpffs/vis-rootonly
+	check "the inode view withholds too" withheld as_fsb cat $bpffs/visi-owned
+	check_eq "and shows the inode lines only" "$(as_fsb cat $bpffs/visi-owned | grep -c -e '^folio' -e '^cache\.' -e '^mapping\.')" 0
+	check_eq "with the inode" "$(as_fsb cat $bpffs/visi-owned | field inode.ino)" "$(stat -c %i $vis/owned)"
+	check "the inode view lists folios for the owner" bash -c "setpriv --reuid=fsa --regid=fsa --init-groups cat $bpffs/visi-owned | grep -q '^folio 0 '"
+	check "fsiter_cache_all shows anyone the pin lets in" sees as_fsb cat $bpffs/visall-rootonly
+	rm -f $bpffs/vis-* $bpffs/visi-* $bpffs/visall-*
+	umount $bpffs
+}
 
-rm -f $f $g
-umount $mnt
+run_tests
+[[ -z ${mnt:-} ]] || umount $mnt
 finish

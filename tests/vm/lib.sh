@@ -1,22 +1,69 @@
 # shellcheck shell=bash
-# Small assertion helpers for the in-VM test scripts. Each check prints
-# "ok" or "FAIL" with its name; finish prints "N passed, N failed" and
-# sets the exit status.
+# What every in-guest suite shares: its preamble (suite_init), how its
+# tests run (run_tests, needs), and small assertion helpers. Each check
+# prints "ok" or "FAIL" with its name; finish prints "N passed, N failed"
+# and sets the exit status.
+#
+# A suite is a set of test_* functions, run in the order the file defines
+# them, or only those named after BUILD_DIR:
+#   tests/vm/run-vm.sh --kernel-dir K -- tests/vm/audit-tests.sh BUILD test_drift
+# A test that needs what another one leaves behind (pins, mounts) starts
+# with `needs test_other`, which runs that one first unless it ran already.
+#
+# A suite runs on after a failed check, on purpose: there is no set -e,
+# and a check only counts. One boot of the VM takes minutes under TCG, so
+# a run should report every check that fails, not just the first; each
+# test sets up what it relies on, so a failure does not hide the checks
+# after it.
 
 T_PASSED=0
 T_FAILED=0
+T_ONLY=()
+declare -A T_RAN=()
 
-# suite_init BUILD_DIR: what every in-guest suite starts with. Refuses to
-# run outside the test VM; sets build, ktool (fsiter-ktool) and views (the
-# directory of the compiled views).
+# suite_init BUILD_DIR [TEST...]: refuses to run outside the test VM; sets
+# build, tool (fsiter-pin), ktool (fsiter-ktool), views (the directory of
+# the compiled views), pins (the default pin directory), and the tests
+# to run.
+# shellcheck disable=SC2034  # the suites use what this sets
 suite_init() {
 	local me
 	me=$(basename "$0")
 	[[ ${FSITER_IN_VM:-} == 1 ]] || { echo "$me: run me inside the test VM" >&2; exit 2; }
-	[[ -n ${1:-} && -d $1 ]] || { echo "usage: $me BUILD_DIR" >&2; exit 2; }
+	[[ -n ${1:-} && -d $1 ]] || { echo "usage: $me BUILD_DIR [TEST...]" >&2; exit 2; }
 	build=$(cd "$1" && pwd)
+	shift
+	T_ONLY=("$@")
+	tool=$build/src/fsiter-pin
 	ktool=$build/tests/kernel/fsiter-ktool
 	views=$build/bpf
+	pins=/sys/fs/bpf/fsiter
+}
+
+# needs TEST: run TEST now, unless it ran already.
+needs() {
+	[[ -z ${T_RAN[$1]:-} ]] || return 0
+	T_RAN[$1]=1
+	echo "=== $1"
+	"$1"
+}
+
+# run_tests: run the suite's tests, all or those named.
+run_tests() {
+	# Locals are seen by the tests it calls (dynamic scope): names no test uses.
+	local _test _tests
+	# (A here-string: the guest has no /dev/fd for a process substitution.)
+	mapfile -t _tests <<<"$(grep -oE '^test_[A-Za-z0-9_]+\(\)' "$0" | tr -d '()')"
+	[[ -n ${_tests[0]} ]] || { echo "$(basename "$0"): no test_* functions" >&2; exit 2; }
+	for _test in "${T_ONLY[@]}"; do
+		[[ " ${_tests[*]} " == *" $_test "* ]] && continue
+		echo "$(basename "$0"): no test '$_test'; there are: ${_tests[*]}" >&2
+		exit 2
+	done
+	(( ${#T_ONLY[@]} == 0 )) || _tests=("${T_ONLY[@]}")
+	for _test in "${_tests[@]}"; do
+		needs "$_test"
+	done
 }
 
 pass() { T_PASSED=$((T_PASSED + 1)); echo "ok: $*"; }
@@ -47,6 +94,7 @@ check_ge() {
 as() { local u=$1; shift; setpriv --reuid="$u" --regid="$u" --init-groups "$@"; }
 
 # has PATTERN: the last command's output, in $out, has a line matching it.
+# shellcheck disable=SC2154  # out is the suite's
 has() { grep -q -- "$1" <<<"$out"; }
 
 # field KEY: the value of the first "KEY value" line on stdin.

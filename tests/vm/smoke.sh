@@ -9,15 +9,15 @@ ok() { echo "ok: $*"; passed=$((passed + 1)); }
 not_ok() { echo "FAIL: $*"; failed=$((failed + 1)); }
 # check NAME CMD...: run CMD, pass if it succeeds.
 check() {
-    local name=$1
-    shift
-    if "$@"; then ok "$name"; else not_ok "$name"; fi
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
 
 if [[ "${FSITER_IN_VM:-}" != 1 ]]; then
-    echo "smoke.sh: not in the test VM (run it with tests/vm/run-vm.sh)" >&2
-    echo "0 passed, 1 failed"
-    exit 1
+	echo "smoke.sh: not in the test VM (run it with tests/vm/run-vm.sh)" >&2
+	echo "0 passed, 1 failed"
+	exit 1
 fi
 
 release=$(uname -r)
@@ -45,24 +45,24 @@ img=/tmp/smoke-xfs.img
 mnt=/tmp/smoke-xfs
 mkdir -p "$mnt"
 if truncate -s 300M "$img" && mkfs.xfs -q "$img" && mount -o loop "$img" "$mnt"; then
-    ok "mkfs.xfs + mount -o loop"
-    check "xfs type" test "$(stat -f -c %T "$mnt")" = xfs
-    check "write + read on xfs" bash -c "echo hello > $mnt/f && grep -q hello $mnt/f"
-    check "setfacl/getfacl on xfs" bash -c \
-        "setfacl -m u:fsa:r $mnt/f && getfacl -p $mnt/f | grep -q '^user:fsa:r--'"
-    check "fsa reads via ACL" setpriv --reuid=fsa --regid=fsa --init-groups cat "$mnt/f"
-    check "flock on xfs" flock -n "$mnt/f" true
-    check "fincore on xfs" fincore "$mnt/f"
-    check "umount xfs" umount "$mnt"
+	ok "mkfs.xfs + mount -o loop"
+	check "xfs type" test "$(stat -f -c %T "$mnt")" = xfs
+	check "write + read on xfs" bash -c "echo hello > $mnt/f && grep -q hello $mnt/f"
+	check "setfacl/getfacl on xfs" bash -c \
+		"setfacl -m u:fsa:r $mnt/f && getfacl -p $mnt/f | grep -q '^user:fsa:r--'"
+	check "fsa reads via ACL" setpriv --reuid=fsa --regid=fsa --init-groups cat "$mnt/f"
+	check "flock on xfs" flock -n "$mnt/f" true
+	check "fincore on xfs" fincore "$mnt/f"
+	check "umount xfs" umount "$mnt"
 else
-    not_ok "mkfs.xfs + mount -o loop"
+	not_ok "mkfs.xfs + mount -o loop"
 fi
 rm -f "$img"
 check "setfacl/getfacl on tmpfs" bash -c \
-    "touch /tmp/acl && setfacl -m g:fsreaders:r /tmp/acl && getfacl -p /tmp/acl | grep -q '^group:fsreaders:r--'"
+	"touch /tmp/acl && setfacl -m g:fsreaders:r /tmp/acl && getfacl -p /tmp/acl | grep -q '^group:fsreaders:r--'"
 
 if [[ -b /dev/vda ]]; then
-    check "scratch disk /dev/vda: mkfs.xfs" mkfs.xfs -q -f /dev/vda
+	check "scratch disk /dev/vda: mkfs.xfs" mkfs.xfs -q -f /dev/vda
 fi
 
 check "bpftool prog show" bpftool prog show

@@ -3,15 +3,18 @@
 # cache is dropped and apply swaps the pins, for a while; then no read may
 # have failed, and kmemleak (on the debug kernel) must find nothing. The
 # harness fails the run on any KASAN, lockdep or WARNING line. Runs as root
-# inside the test VM. Usage: stress-tests.sh BUILD_DIR [SECONDS]
+# inside the test VM. Usage: stress-tests.sh BUILD_DIR [SECONDS] [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
 . "$here/lib.sh"
 
-suite_init "${1:-}"
-secs=${2:-60}
-tool=$build/src/fsiter-pin
-pins=/sys/fs/bpf/fsiter
+secs=60
+if [[ ${2:-} =~ ^[0-9]+$ ]]; then
+	secs=$2
+	set -- "$1" "${@:3}"
+fi
+suite_init "$@"
 t=/run/st
 mkdir -p $t
 dd if=/dev/urandom of=$t/big bs=1M count=64 status=none
@@ -29,53 +32,64 @@ for v in a b; do
 		[[ $v == b ]] && echo "inode  extra  $t/small  0444"
 	} >$t/$v.conf
 done
-"$tool" apply $t/a.conf >/dev/null || { fail "apply"; finish; exit; }
 
-end=$((SECONDS + secs))
-reader() { # reader USER: read every pin until the end; count failures
-	local n=0 bad=0 f
-	while (( SECONDS < end )); do
-		for f in big-inode big-cache small run; do
-			if setpriv --reuid="$1" --regid="$1" --init-groups cat $pins/$f >/dev/null 2>>$t/err.$BASHPID; then
-				n=$((n + 1))
-			else
-				bad=$((bad + 1))
-			fi
+test_readers_under_churn() {
+	echo "== readers while the files change and apply swaps the pins"
+	"$tool" apply $t/a.conf >/dev/null || { fail "apply"; finish; exit; }
+
+	end=$((SECONDS + secs))
+	reader() { # reader USER: read every pin until the end; count failures
+		local n=0 bad=0 f
+		while (( SECONDS < end )); do
+			for f in big-inode big-cache small run; do
+				if setpriv --reuid="$1" --regid="$1" --init-groups cat $pins/$f >/dev/null 2>>$t/err.$BASHPID; then
+					n=$((n + 1))
+				else
+					bad=$((bad + 1))
+				fi
+			done
+			cat $pins/raw >/dev/null 2>>$t/err.$BASHPID || bad=$((bad + 1))
 		done
-		cat $pins/raw >/dev/null 2>>$t/err.$BASHPID || bad=$((bad + 1))
+		echo "$n $bad" >$t/result.$BASHPID
+	}
+	for u in fsa fsb fsa fsb root root fsa fsb; do reader $u & done
+	# Churn: rewrite part of the file, drop caches, swap the pins.
+	churn=0
+	while (( SECONDS < end )); do
+		dd if=/dev/urandom of=$t/big bs=1M count=4 seek=$((RANDOM % 60)) conv=notrunc status=none
+		(( churn % 3 )) || echo 3 >/proc/sys/vm/drop_caches
+		"$tool" apply "$t/$([[ $((churn % 2)) == 0 ]] && echo b || echo a).conf" >/dev/null 2>>$t/apply.err ||
+			echo "apply failed" >>$t/apply.err
+		churn=$((churn + 1))
 	done
-	echo "$n $bad" >$t/result.$BASHPID
+	wait
+	reads=0 fails=0
+	for r in $t/result.*; do
+		read -r n b <$r
+		reads=$((reads + n)); fails=$((fails + b))
+	done
+	cat $t/err.* 2>/dev/null | sort | uniq -c | head
+	echo "$reads reads, $fails failed, $churn rounds of churn in ${secs}s"
+	check_ge "readers read, at least one a second" "$reads" "$secs"
+	check_eq "no read failed" "$fails" 0
+	check_eq "no apply failed" "$(wc -l <$t/apply.err)" 0
+	"$tool" remove --all >/dev/null
 }
-for u in fsa fsb fsa fsb root root fsa fsb; do reader $u & done
-# Churn: rewrite part of the file, drop caches, swap the pins.
-churn=0
-while (( SECONDS < end )); do
-	dd if=/dev/urandom of=$t/big bs=1M count=4 seek=$((RANDOM % 60)) conv=notrunc status=none
-	(( churn % 3 )) || echo 3 >/proc/sys/vm/drop_caches
-	"$tool" apply $t/$([[ $((churn % 2)) == 0 ]] && echo b || echo a).conf >/dev/null 2>>$t/apply.err ||
-		echo "apply failed" >>$t/apply.err
-	churn=$((churn + 1))
-done
-wait
-reads=0 fails=0
-for r in $t/result.*; do
-	read -r n b <$r
-	reads=$((reads + n)); fails=$((fails + b))
-done
-cat $t/err.* 2>/dev/null | sort | uniq -c | head
-echo "$reads reads, $fails failed, $churn rounds of churn in ${secs}s"
-check_ge "readers read, at least one a second" "$reads" "$secs"
-check_eq "no read failed" "$fails" 0
-check_eq "no apply failed" "$(wc -l <$t/apply.err)" 0
-"$tool" remove --all >/dev/null
-if [[ -w /sys/kernel/debug/kmemleak ]]; then
-	# kmemleak reports objects unreferenced for a while: scan twice.
-	echo scan >/sys/kernel/debug/kmemleak; sleep 6
-	echo scan >/sys/kernel/debug/kmemleak
-	leaks=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak)
-	check_eq "kmemleak: no leaks" "$leaks" 0
-	(( leaks == 0 )) || head -40 /sys/kernel/debug/kmemleak
-else
-	echo "(no kmemleak in this kernel)"
-fi
+
+test_kmemleak() {
+	needs test_readers_under_churn
+	echo "== kmemleak"
+	if [[ -w /sys/kernel/debug/kmemleak ]]; then
+		# kmemleak reports objects unreferenced for a while: scan twice.
+		echo scan >/sys/kernel/debug/kmemleak; sleep 6
+		echo scan >/sys/kernel/debug/kmemleak
+		leaks=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak)
+		check_eq "kmemleak: no leaks" "$leaks" 0
+		(( leaks == 0 )) || head -40 /sys/kernel/debug/kmemleak
+	else
+		echo "(no kmemleak in this kernel)"
+	fi
+}
+
+run_tests
 finish

@@ -16,13 +16,12 @@
  * and audit; all but apply --dry-run and audit first empty the work
  * directory, which holds nothing but what a killed run left.
  */
-#ifndef FSITER_PINS_H
-#define FSITER_PINS_H
+#ifndef FSITER_PINDIR_H
+#define FSITER_PINDIR_H
 
 #include <limits.h>
 #include <stdbool.h>
 #include <sys/types.h>
-#include <linux/bpf.h>
 
 struct pin_dir {
 	char path[PATH_MAX];	/* PIN_DIR as the policy names it */
@@ -36,22 +35,6 @@ struct pin_dir {
 	int new_fd;		/* the next PIN_DIR, in the work dir; -1 */
 };
 
-struct pin_info {
-	char name[NAME_MAX + 1];
-	uid_t uid;
-	gid_t gid;
-	mode_t mode;
-	bool is_link;		/* an iterator link of an fs target */
-	__u32 link_id;
-	__u32 prog_id;
-	char prog_name[BPF_OBJ_NAME_LEN];
-	char tag[BPF_TAG_SIZE * 2 + 1];
-	__u32 fs_type;		/* enum fsiter_fs_iter_type */
-	__u32 mnt_id;
-	__u64 ino;
-	__u32 dev;		/* new_encode_dev(), as st_dev */
-	bool gone;
-};
 
 /* DIR/NAME into OUT; -ENAMETOOLONG if it does not fit. */
 int path_join(char out[PATH_MAX], const char *dir, const char *name);
@@ -70,8 +53,6 @@ void pindir_close(struct pin_dir *d);
 /* The names in PIN_DIR, sorted; none if it does not exist. */
 int pindir_names(struct pin_dir *d, char ***names, size_t *n);
 void pindir_free_names(char **names, size_t n);
-/* What the pin NAME in PIN_DIR is. 0 or -errno. */
-int pin_read(struct pin_dir *d, const char *name, struct pin_info *pi);
 /* Unpin NAME from PIN_DIR. 0 or -errno. */
 int pin_remove(struct pin_dir *d, const char *name);
 

@@ -14,6 +14,12 @@ enum fsiter_fs_iter_type {
 	FSITER_FS_ITER_MNT = 1,		/* BPF_FS_ITER_MNT */
 };
 
+/* The program section (libbpf's SEC()) of each type's iterator target. */
+#define FSITER_FS_ITER_SECTIONS {			\
+	[FSITER_FS_ITER_INODE] = "iter/fs_inode",	\
+	[FSITER_FS_ITER_MNT] = "iter/fs_mnt",		\
+}
+
 /* union bpf_iter_link_info, .fs member */
 struct fsiter_iter_link_info {
 	struct {

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/* list and remove: the pin directory without a policy; see engine.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "diag.h"
+#include "engine.h"
+#include "pin_json.h"
+#include "pindir.h"
+#include "privs.h"
+
+/* Keep the privileges of a reader, then open and lock DIR (pindir_open). */
+static int open_dir(struct pin_dir *d, const char *dir)
+{
+	int ret;
+
+	pindir_init(d);
+	ret = privs_restrict(PRIVS_READ);
+	return ret ?: pindir_open(d, dir, 0);
+}
+
+int engine_list(const char *dir, json_object **pins, bool *empty)
+{
+	struct pin_dir d;
+	int ret;
+
+	ret = open_dir(&d, dir);
+	if (!ret || ret == -ENOENT) {
+		*empty = ret == -ENOENT || d.cur_fd < 0;
+		*pins = pin_json_all(&d);
+		ret = 0;
+	}
+	pindir_close(&d);
+	return ret;
+}
+
+/* Is every one of the N NAMES in FOUND? Names each one that is not. */
+static int all_found(const char *dir, char **names, size_t n, char **found,
+		     size_t nfound)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < nfound && strcmp(found[j], names[i]); j++)
+			;
+		if (j == nfound) {
+			err("%s: no pin '%s'", dir, names[i]);
+			ret = -ENOENT;
+		}
+	}
+	return ret;
+}
+
+int engine_remove(const char *dir, char **names, size_t n, bool all)
+{
+	struct pin_dir d;
+	char **found = NULL;
+	size_t nfound = 0;
+	int ret;
+
+	ret = open_dir(&d, dir);
+	if (ret == -ENOENT)
+		err("%s: no such directory", dir);
+	if (ret)
+		goto out;
+	ret = pindir_names(&d, &found, &nfound);
+	if (ret) {
+		err("%s: %s", dir, strerror(-ret));
+		goto out;
+	}
+	if (all) {
+		names = found;
+		n = nfound;
+	} else {
+		ret = all_found(dir, names, n, found, nfound);
+	}
+	for (size_t i = 0; i < n && !ret; i++) {
+		ret = pin_remove(&d, names[i]);
+		if (ret) {
+			err("%s/%s: %s", dir, names[i], strerror(-ret));
+			break;
+		}
+		printf("removed %s\n", names[i]);
+	}
+out:
+	pindir_free_names(found, nfound);
+	pindir_close(&d);
+	return ret;
+}

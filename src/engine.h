@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engine's entry points for list, remove and watch; apply and audit
+ * go through plan.h.
+ */
+#ifndef FSITER_ENGINE_H
+#define FSITER_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+
+/*
+ * Every pin of DIR, described (pin_json.h), into *PINS; *EMPTY if DIR
+ * does not exist. Takes the lock and empties the work directory, as
+ * apply would. 0 or -errno (reported).
+ */
+int engine_list(const char *dir, json_object **pins, bool *empty);
+/*
+ * Unpin the N NAMES of DIR, or ALL of them, printing each; if a name is
+ * not pinned, nothing is removed. 0 or -errno (reported).
+ */
+int engine_remove(const char *dir, char **names, size_t n, bool all);
+
+/*
+ * Apply POLICY (plan_apply()), then again each time the mount table
+ * changes, until it has been quiet for TIMEOUT_S seconds (-1: never).
+ * The last apply's 0 or -errno.
+ */
+int engine_watch(const char *policy, long timeout_s);
+
+#endif

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include "fsiter_uapi.h"
+#include "pin_info.h"
+
+void bpf_tag_hex(const unsigned char tag[BPF_TAG_SIZE],
+		 char out[BPF_TAG_SIZE * 2 + 1])
+{
+	for (int i = 0; i < BPF_TAG_SIZE; i++)
+		sprintf(out + 2 * i, "%02x", tag[i]);
+}
+
+static int read_link(int link_fd, struct pin_info *pi)
+{
+	struct fsiter_link_info info = {};
+	struct bpf_prog_info pinfo = {};
+	__u32 len = sizeof(info);
+	int prog_fd, ret;
+
+	if (bpf_obj_get_info_by_fd(link_fd, &info, &len))
+		return -errno;
+	if (info.type != BPF_LINK_TYPE_ITER)
+		return 0;
+	pi->link_id = info.id;
+	pi->prog_id = info.prog_id;
+	pi->fs_type = info.iter.fs.type;
+	pi->mnt_id = info.iter.fs.mnt_id;
+	pi->ino = info.iter.fs.ino;
+	pi->dev = info.iter.fs.dev;
+	pi->gone = info.iter.fs.gone;
+	prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
+	if (prog_fd < 0)
+		return -errno;
+	len = sizeof(pinfo);
+	ret = bpf_obj_get_info_by_fd(prog_fd, &pinfo, &len) ? -errno : 0;
+	close(prog_fd);
+	if (ret)
+		return ret;
+	/* Only our targets: iter/fs_inode and iter/fs_mnt programs. */
+	if (pinfo.type != BPF_PROG_TYPE_TRACING)
+		return 0;
+	memcpy(pi->prog_name, pinfo.name, sizeof(pi->prog_name));
+	bpf_tag_hex(pinfo.tag, pi->tag);
+	pi->is_link = true;
+	return 0;
+}
+
+int pin_read(struct pin_dir *d, const char *name, struct pin_info *pi)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd, ret;
+
+	memset(pi, 0, sizeof(*pi));
+	snprintf(pi->name, sizeof(pi->name), "%s", name);
+	if (fstatat(d->cur_fd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	pi->uid = st.st_uid;
+	pi->gid = st.st_gid;
+	pi->mode = st.st_mode;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	ret = path_join(path, d->path, name);
+	if (ret)
+		return ret;
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -errno == -EINVAL ? 0 : -errno;
+	ret = read_link(fd, pi);
+	close(fd);
+	return ret;
+}
+

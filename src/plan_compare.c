@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The policy against the pins in place: each entry's drift and action. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diag.h"
+#include "perms.h"
+#include "plan.h"
+#include "target_kind.h"
+
+enum view_variant plan_variant(const struct policy_entry *e)
+{
+	return (e->options & POLICY_OPT_EXPOSE_CACHE) ? VIEW_ALL : VIEW_CHECKED;
+}
+
+/* Is the link attached to T, as link info identifies it? */
+static bool same_target(const struct view_desc *view, const struct target *t,
+			const struct pin_info *pi)
+{
+	const struct target_kind *k = &target_kinds[view->target];
+
+	return pi->fs_type == k->uapi_type && k->same(t, pi);
+}
+
+unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
+		       const struct view_prog *v)
+{
+	const struct policy_entry *e = it->entry;
+	enum view_variant want = plan_variant(e), have;
+	const struct view_desc *pv;
+	unsigned int drift = 0;
+
+	if (!pi->is_link)
+		return DRIFT_FOREIGN;
+	pv = view_by_prog_name(pi->prog_name, &have);
+	if (!pv)
+		drift |= DRIFT_FOREIGN;
+	else if (pv != e->view)
+		drift |= DRIFT_VIEW;
+	else if (have != want)
+		drift |= DRIFT_VARIANT;
+	else if (strcmp(pi->tag, v->tag[want]))
+		drift |= DRIFT_PROGRAM;
+
+	if (pi->gone)
+		drift |= DRIFT_GONE;
+	else if (it->target.fd >= 0 && !same_target(e->view, &it->target, pi))
+		drift |= DRIFT_TARGET;
+	return drift;
+}
+
+const char *drift_word(unsigned int drift)
+{
+	static const struct { unsigned int mask; const char *word; } words[] = {
+		{ DRIFT_FOREIGN | DRIFT_PROGRAM | DRIFT_UNREADABLE, "program" },
+		{ DRIFT_VIEW, "view" },
+		{ DRIFT_VARIANT, "expose-cache" },
+		{ DRIFT_GONE | DRIFT_TARGET, "target" },
+		{ DRIFT_PERMS_UNREADABLE, "owner, mode or ACL" },
+		{ DRIFT_OWNER, "owner" },
+		{ DRIFT_MODE, "mode" },
+		{ DRIFT_ACL, "ACL" },
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (drift & words[i].mask)
+			return words[i].word;
+	return NULL;
+}
+
+int plan_match(struct plan *pl, char **names, size_t n)
+{
+	for (size_t i = 0; i < pl->nr_items; i++) {
+		struct plan_item *it = &pl->items[i];
+
+		for (size_t j = 0; j < n; j++) {
+			if (!names[j] || strcmp(names[j], it->entry->name))
+				continue;
+			it->pinned = true;
+			if (it->action == PLAN_SKIP)
+				continue;
+			free(names[j]);
+			names[j] = NULL;
+		}
+	}
+	pl->stale = calloc(n + 1, sizeof(*pl->stale));
+	if (!pl->stale)
+		return -ENOMEM;
+	for (size_t j = 0; j < n; j++)
+		if (names[j]) {
+			pl->stale[pl->nr_stale++] = names[j];
+			names[j] = NULL;
+		}
+	return 0;
+}
+
+/* Owner, mode and ACL of the pin against its entry, as drift bits. */
+static unsigned int perms_drift(struct pin_dir *d, const struct policy_entry *e)
+{
+	char path[PATH_MAX];
+	int diff;
+
+	diff = path_join(path, d->path, e->name);
+	if (!diff)
+		diff = perms_diff(d->cur_fd, e->name, path, e);
+	if (diff < 0)
+		return DRIFT_PERMS_UNREADABLE;
+	return (diff & PERMS_OWNER ? DRIFT_OWNER : 0) |
+	       (diff & PERMS_MODE ? DRIFT_MODE : 0) |
+	       (diff & PERMS_ACL ? DRIFT_ACL : 0);
+}
+
+/* Read IT's pin and decide. 0, or -errno if the pin cannot be read and
+ * this is not an audit.
+ */
+static int compare_item(struct plan *pl, struct plan_item *it)
+{
+	const struct policy_entry *e = it->entry;
+	int ret;
+
+	ret = pin_read(&pl->dir, e->name, &it->pin);
+	if (ret && pl->mode != PLAN_AUDIT) {
+		err("%s/%s: %s", pl->dir.path, e->name, strerror(-ret));
+		return ret;
+	}
+	if (ret)
+		it->drift = DRIFT_UNREADABLE;
+	else
+		it->drift = pin_drift(it, &it->pin, &pl->views[e->view->id]);
+	/* A pin that is no link of ours has no owner, mode or ACL to
+	 * speak of.
+	 */
+	if (!ret && it->pin.is_link)
+		it->drift |= perms_drift(&pl->dir, e);
+	it->why = drift_word(it->drift);
+	it->action = it->why ? PLAN_REPLACE : PLAN_KEEP;
+	return 0;
+}
+
+int plan_compare(struct plan *pl)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int ret;
+
+	ret = pindir_names(&pl->dir, &names, &n);
+	if (ret) {
+		err("%s: %s", pl->dir.path, strerror(-ret));
+		return ret;
+	}
+	ret = plan_match(pl, names, n);
+	for (size_t i = 0; i < pl->nr_items && !ret; i++) {
+		struct plan_item *it = &pl->items[i];
+
+		if (it->action == PLAN_SKIP)
+			continue;
+		if (!it->pinned)
+			it->action = PLAN_CREATE;
+		else
+			ret = compare_item(pl, it);
+	}
+	pindir_free_names(names, n);
+	return ret;
+}

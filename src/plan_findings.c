@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What audit reports: a plan's drift, in words (docs/output.md). */
+#include <stdarg.h>
+#include <stdio.h>
+#include "plan.h"
+#include "target_kind.h"
+
+struct out {
+	finding_fn fn;
+	void *arg;
+	size_t count;
+};
+
+static void say(struct out *o, const char *kind, const char *pin,
+		const struct loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void say(struct out *o, const char *kind, const char *pin,
+		const struct loc *loc, const char *fmt, ...)
+{
+	char detail[PATH_MAX + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	o->fn(o->arg, kind, pin, loc, detail);
+	o->count++;
+}
+
+/* How the link of IT differs from its entry. */
+static void link_findings(struct out *o, const struct plan *pl,
+			  const struct plan_item *it)
+{
+	const struct policy_entry *e = it->entry;
+	const struct pin_info *pi = &it->pin;
+	const struct target_kind *k = &target_kinds[e->view->target];
+	enum view_variant have = VIEW_CHECKED;
+	const struct view_desc *pv = view_by_prog_name(pi->prog_name, &have);
+	char was[128], now[128];
+
+	if (it->drift & DRIFT_FOREIGN)
+		say(o, "foreign", e->name, &e->loc,
+		    "program '%s' (tag %s) is not one of fsiter-pin's views",
+		    pi->prog_name, pi->tag);
+	if (it->drift & DRIFT_VIEW)
+		say(o, "view", e->name, &e->loc, "shows view '%s', the policy says '%s'",
+		    pv->name, e->view->name);
+	if (it->drift & DRIFT_VARIANT)
+		say(o, "expose-cache", e->name, &e->loc, "%s page-cache state to every reader",
+		    have == VIEW_ALL ? "shows" : "withholds");
+	if (it->drift & DRIFT_PROGRAM)
+		say(o, "program-changed", e->name, &e->loc,
+		    "program tag %s, this fsiter-pin's view has %s", pi->tag,
+		    pl->views[e->view->id].tag[plan_variant(e)]);
+	if (it->drift & DRIFT_GONE)
+		say(o, "target-gone", e->name, &e->loc,
+		    "its filesystem was unmounted; reads fail with ESTALE");
+	if (it->drift & DRIFT_TARGET) {
+		k->describe_pin(was, sizeof(was), pi);
+		k->describe_target(now, sizeof(now), &it->target);
+		say(o, "target-replaced", e->name, &e->loc, "pinned on %s, %s %s now",
+		    was, e->path, now);
+	}
+	if (it->drift & DRIFT_PERMS_UNREADABLE)
+		say(o, "unreadable", e->name, &e->loc, "cannot read owner, mode or ACL");
+	if (it->drift & DRIFT_OWNER)
+		say(o, "owner", e->name, &e->loc, "owner %u:%u, the policy says %u:%u",
+		    pi->uid, pi->gid, e->uid, e->gid);
+	if (it->drift & DRIFT_MODE)
+		say(o, "mode", e->name, &e->loc, "mode %04o, the policy says %04o",
+		    pi->mode & 07777, e->mode);
+	if (it->drift & DRIFT_ACL)
+		say(o, "acl", e->name, &e->loc, "the ACL differs from the policy's '%s'",
+		    e->acl ?: "-");
+}
+
+static void item_findings(struct out *o, const struct plan *pl,
+			  const struct plan_item *it)
+{
+	const struct policy_entry *e = it->entry;
+
+	if (it->action == PLAN_SKIP) {
+		if (it->pinned)
+			say(o, "extra", e->name, &e->loc,
+			    "%s does not exist (nofail): apply would remove the pin",
+			    e->path);
+		return;
+	}
+	if (it->target_err)
+		say(o, "target-missing", e->name, &e->loc, "path '%s': %s",
+		    e->path, target_strerror(it->target_err));
+	if (!it->pinned)
+		say(o, "missing", e->name, &e->loc, "not pinned");
+	else if (it->drift & DRIFT_UNREADABLE)
+		say(o, "unreadable", e->name, &e->loc, "cannot read the pin");
+	else if (!it->pin.is_link)
+		say(o, "foreign", e->name, &e->loc, "not an fs iterator link");
+	else
+		link_findings(o, pl, it);
+}
+
+size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg)
+{
+	struct out o = { fn, arg, 0 };
+
+	for (size_t i = 0; i < pl->nr_items; i++)
+		item_findings(&o, pl, &pl->items[i]);
+	/* The pins of skipped entries were reported with their entry. */
+	for (size_t i = 0; i < pl->nr_stale; i++)
+		if (!policy_find(&pl->policy, pl->stale[i]))
+			say(&o, "extra", pl->stale[i], NULL, "not in the policy");
+	for (size_t i = 0; i < pl->nr_blocks; i++)
+		say(&o, "unreachable", pl->blocks[i].entry->name,
+		    &pl->blocks[i].entry->loc, "%s", pl->blocks[i].detail);
+	return o.count;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Who can reach the pins: apply's check (and grant-traverse's fix) that
+ * every reader a policy grants can search each directory down to the pin
+ * directory, audit's findings, and list's READERS column.
+ */
+#ifndef FSITER_REACH_H
+#define FSITER_REACH_H
+
+#include <stdbool.h>
+#include <sys/acl.h>
+#include <sys/stat.h>
+#include "policy.h"
+
+enum reader_kind { READER_USER, READER_GROUP, READER_OTHER };
+
+struct reader {
+	enum reader_kind kind;
+	unsigned int id;
+	const struct policy_entry *first;	/* the first entry granting it */
+};
+
+/*
+ * May R search a directory with access ACL ACL and ST's owner and mode?
+ * The POSIX.1e access check (acls(5)); a user's groups are
+ * getgrouplist()'s.
+ */
+bool reach_may_search(acl_t acl, const struct stat *st, const struct reader *r);
+
+/* A reader the policy grants that cannot search a directory on the way. */
+struct reach_block {
+	const struct policy_entry *entry;	/* the first entry granting it */
+	const char *who;	/* "group 'fsreaders'" */
+	const char *dir;
+	mode_t mode;		/* of DIR */
+	const char *fix;	/* a command that would let it through */
+	bool on_bpffs;		/* so grant-traverse could */
+	bool other;		/* the reader is everyone (o+r) */
+};
+
+typedef void (*reach_report_fn)(const struct reach_block *b, void *arg);
+
+/*
+ * Can everyone that the N ENTRIES grant read access reach PIN_DIR (search
+ * every directory from / down)? If not: with GRANT_TRAVERSE, add x ACL
+ * entries on the bpffs directories in the way (unless DRY_RUN); without,
+ * REPORT each reader stopped (NULL: print an error and how to fix it).
+ * 0, -EACCES if anyone is stopped, or -errno.
+ */
+int reach_check(const struct policy_entry *const *entries, size_t n,
+		bool grant_traverse, const char *pin_dir, bool dry_run,
+		reach_report_fn report, void *arg);
+/*
+ * Who can read the pin PIN_PATH, from its owner, mode and ACL: "u:root,
+ * g:fsreaders,o", each marked "!" if it cannot reach PIN_DIR. 0 or -errno.
+ */
+int reach_readers(const char *pin_path, const char *pin_dir, char *out,
+		  size_t size);
+
+#endif

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the plan's comparison (src/plan_compare.c), on the host:
+ * how a pin's link info and program differ from its entry (pin_drift),
+ * the word apply prints for it (drift_word), how the names in a pin
+ * directory are matched to entries (plan_match), and what audit says of
+ * it all (plan_findings).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fsiter_uapi.h"
+#include "plan.h"
+#include "check.h"
+
+#define TAG_A	"00112233445566aa"
+#define TAG_B	"00112233445566bb"
+
+static struct policy_entry entry(const char *view, const char *name,
+				 unsigned int options)
+{
+	return (struct policy_entry){ .view = view_lookup(view),
+				      .name = (char *)name, .options = options };
+}
+
+/* A link of VIEW's checked program on inode 12 of device 8:1. */
+static struct pin_info link_of(const char *view)
+{
+	struct pin_info pi = { .is_link = true, .fs_type = FSITER_FS_ITER_INODE,
+			       .ino = 12, .dev = 0x801, .mnt_id = 30 };
+
+	snprintf(pi.prog_name, sizeof(pi.prog_name), "%s",
+		 view_lookup(view)->prog[VIEW_CHECKED]);
+	snprintf(pi.tag, sizeof(pi.tag), TAG_A);
+	return pi;
+}
+
+static void test_drift_inode(void)
+{
+	struct policy_entry e = entry("inode", "a", 0);
+	struct plan_item it = { .entry = &e,
+				.target = { .fd = 0, .ino = 12, .dev = 0x801, .mnt_id = 30 } };
+	struct view_prog v = { 0 };
+	struct pin_info pi = link_of("inode");
+
+	strcpy(v.tag[VIEW_CHECKED], TAG_A);
+	strcpy(v.tag[VIEW_ALL], TAG_B);
+	CHECK(pin_drift(&it, &pi, &v) == 0, "the same link: no drift");
+
+	pi.is_link = false;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_FOREIGN, "not a link: foreign");
+	pi = link_of("inode");
+	strcpy(pi.prog_name, "somebody_else");
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_FOREIGN, "unknown program: foreign");
+	pi = link_of("cache");
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_VIEW, "another view");
+	pi = link_of("inode");
+	strcpy(pi.prog_name, "fsiter_inode_al");	/* as prog info cuts it */
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_VARIANT, "the expose-cache program");
+	e.options = POLICY_OPT_EXPOSE_CACHE;
+	strcpy(pi.tag, TAG_B);
+	CHECK(pin_drift(&it, &pi, &v) == 0, "expose-cache asked for and pinned");
+	e.options = 0;
+	pi = link_of("inode");
+	strcpy(pi.tag, TAG_B);
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_PROGRAM, "another version of the program");
+
+	pi = link_of("inode");
+	pi.ino = 13;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "another inode");
+	pi = link_of("inode");
+	pi.dev = 0x802;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "another device");
+	pi = link_of("inode");
+	pi.fs_type = FSITER_FS_ITER_MNT;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "a mount, not an inode");
+	pi.gone = true;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_GONE, "gone, whatever the target");
+	pi = link_of("inode");
+	pi.ino = 13;
+	it.target.fd = -1;
+	CHECK(pin_drift(&it, &pi, &v) == 0, "a target that did not open is not compared");
+}
+
+static void test_drift_mount(void)
+{
+	struct policy_entry e = entry("mount", "m", 0);
+	struct plan_item it = { .entry = &e, .target = { .fd = 0, .ino = 99, .mnt_id = 30 } };
+	struct view_prog v = { 0 };
+	struct pin_info pi = link_of("mount");
+
+	strcpy(v.tag[VIEW_CHECKED], TAG_A);
+	pi.fs_type = FSITER_FS_ITER_MNT;
+	CHECK(pin_drift(&it, &pi, &v) == 0, "the same mount, whatever the inode");
+	pi.mnt_id = 31;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "another mount");
+}
+
+static void test_drift_word(void)
+{
+	CHECK(!drift_word(0), "nothing differs");
+	CHECK(!strcmp(drift_word(DRIFT_FOREIGN | DRIFT_OWNER), "program"), "program first");
+	CHECK(!strcmp(drift_word(DRIFT_VIEW | DRIFT_TARGET), "view"), "view before target");
+	CHECK(!strcmp(drift_word(DRIFT_VARIANT), "expose-cache"), "expose-cache");
+	CHECK(!strcmp(drift_word(DRIFT_GONE | DRIFT_MODE), "target"), "target before perms");
+	CHECK(!strcmp(drift_word(DRIFT_PERMS_UNREADABLE), "owner, mode or ACL"),
+	      "unreadable perms");
+	CHECK(!strcmp(drift_word(DRIFT_MODE | DRIFT_ACL), "mode"), "mode before ACL");
+	CHECK(!strcmp(drift_word(DRIFT_ACL), "ACL"), "ACL");
+}
+
+static void test_match(void)
+{
+	struct policy_entry e[] = { entry("inode", "a", 0), entry("inode", "b", 0),
+				    entry("inode", "c", POLICY_OPT_NOFAIL) };
+	struct plan_item items[3] = { { .entry = &e[0] }, { .entry = &e[1] },
+				      { .entry = &e[2], .action = PLAN_SKIP } };
+	struct plan pl = { .items = items, .nr_items = 3 };
+	char *names[] = { strdup("a"), strdup("c"), strdup("x") };
+
+	CHECK(plan_match(&pl, names, 3) == 0, "plan_match");
+	CHECK(items[0].pinned && !items[1].pinned && items[2].pinned,
+	      "pinned: a and c, not b");
+	CHECK(pl.nr_stale == 2 && !strcmp(pl.stale[0], "c") && !strcmp(pl.stale[1], "x"),
+	      "stale: the skipped entry's pin and the unknown one");
+	CHECK(!names[0] && !names[1] && !names[2], "every name is taken");
+	for (size_t i = 0; i < pl.nr_stale; i++)
+		free(pl.stale[i]);
+	free(pl.stale);
+}
+
+static char found[8][256];
+static int nfound;
+
+static void collect(void *arg, const char *kind, const char *pin,
+		    const struct loc *loc, const char *detail)
+{
+	if (nfound < 8)
+		snprintf(found[nfound++], sizeof(found[0]), "%s %s%s: %s", kind, pin,
+			 loc ? "" : " (no entry)", detail);
+}
+
+/* What audit prints comes from the items' drift, in the policy's order. */
+static void test_findings(void)
+{
+	struct policy_entry e[] = { entry("inode", "a", 0), entry("mount", "m", 0),
+				    entry("cache", "n", POLICY_OPT_NOFAIL),
+				    entry("cache", "gone", 0) };
+	struct plan_item items[4] = {
+		{ .entry = &e[0], .pinned = true, .drift = DRIFT_TARGET | DRIFT_MODE,
+		  .target = { .fd = 0, .ino = 13, .dev = 0x801 } },
+		{ .entry = &e[1], .pinned = true, .drift = DRIFT_TARGET,
+		  .target = { .fd = 0, .mnt_id = 31 } },
+		{ .entry = &e[2], .pinned = true, .action = PLAN_SKIP },
+		{ .entry = &e[3], .target_err = -ENOENT },
+	};
+	char *stale[] = { "n", "x" };
+	struct plan pl = { .items = items, .nr_items = 4, .stale = stale, .nr_stale = 2,
+			   .policy = { .entries = e, .nr_entries = 4 } };
+	size_t n;
+
+	e[0].path = "/a";
+	e[0].mode = 0400;
+	e[1].path = "/m";
+	e[2].path = "/n";
+	e[3].path = "/gone";
+	items[0].pin = link_of("inode");
+	items[0].pin.mode = 0444;
+	items[1].pin = link_of("mount");
+	items[1].pin.fs_type = FSITER_FS_ITER_MNT;
+	n = plan_findings(&pl, collect, NULL);
+	CHECK(n == 7 && nfound == 7, "7 findings, got %zu", n);
+	CHECK(!strcmp(found[0], "target-replaced a: pinned on inode 12 of device 8:1, /a is inode 13 of 8:1 now"),
+	      "%s", found[0]);
+	CHECK(!strcmp(found[1], "mode a: mode 0444, the policy says 0400"), "%s", found[1]);
+	CHECK(!strcmp(found[2], "target-replaced m: pinned on mount 30, /m is on mount 31 now"),
+	      "%s", found[2]);
+	CHECK(!strcmp(found[3], "extra n: /n does not exist (nofail): apply would remove the pin"),
+	      "%s", found[3]);
+	CHECK(!strcmp(found[4], "target-missing gone: path '/gone': no such file or directory"),
+	      "%s", found[4]);
+	CHECK(!strcmp(found[5], "missing gone: not pinned"), "%s", found[5]);
+	CHECK(!strcmp(found[6], "extra x (no entry): not in the policy"),
+	      "the stale pin no entry names, not the skipped one's: %s", found[6]);
+}
+
+int main(void)
+{
+	test_drift_inode();
+	test_drift_mount();
+	test_drift_word();
+	test_match();
+	test_findings();
+	return check_summary();
+}
