@@ -7,11 +7,10 @@
  * Counts are in pages; "pages" is the file size in pages. The kernel takes
  * the counts when the read starts (ctx->stat), so the program runs once.
  *
- * Page-cache state is a side channel: fsiter_cache shows it only to a
- * reader who owns the file or may write it, as mincore(2) does, and prints
- * a "withheld" line to anyone else. fsiter_cache_all shows it to every
- * reader the pin lets in; fsiter-pin attaches it only for entries with the
- * option expose-cache.
+ * Page-cache state is a side channel: the kernel shows it only to a
+ * reader who owns the file or may write it, as mincore(2) does, unless the
+ * link was attached with BPF_F_FS_ITER_EXPOSE_CACHE (option expose-cache);
+ * for anyone else ctx->stat is NULL and the view prints a "withheld" line.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -20,14 +19,17 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-static __always_inline int show(struct seq_file *seq, struct inode *inode,
-				struct cachestat *cs, bool check)
+SEC("iter/fs_inode")
+int fsiter_cache(struct bpf_iter__fs_inode *ctx)
 {
+	struct seq_file *seq = ctx->meta->seq;
+	struct inode *inode = ctx->inode;
+	struct cachestat *cs = ctx->stat;
 	__u64 pages;
 
-	if (!inode || !cs)
+	if (!inode)
 		return 0;
-	if (check && bpf_filemap_may_observe(inode)) {
+	if (!cs) {
 		BPF_SEQ_PRINTF(seq, FSITER_WITHHELD);
 		return 0;
 	}
@@ -36,16 +38,4 @@ static __always_inline int show(struct seq_file *seq, struct inode *inode,
 		       cs->nr_cache, cs->nr_dirty, cs->nr_writeback,
 		       cs->nr_evicted, pages);
 	return 0;
-}
-
-SEC("iter/fs_inode")
-int fsiter_cache(struct bpf_iter__fs_inode *ctx)
-{
-	return show(ctx->meta->seq, ctx->inode, ctx->stat, true);
-}
-
-SEC("iter/fs_inode")
-int fsiter_cache_all(struct bpf_iter__fs_inode *ctx)
-{
-	return show(ctx->meta->seq, ctx->inode, ctx->stat, false);
 }

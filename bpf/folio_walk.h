@@ -11,7 +11,8 @@
  *
  * Both are bpf_loop() callbacks over a struct folio_walk, and print each
  * folio that starts in the window as "folio INDEX ORDER [dirty]
- * [writeback]" (docs/output.md), or only count them.
+ * [writeback]" (docs/output.md), or only count them. A kfunc error ends
+ * the walk with w->err set: it never reads as "no more folios".
  */
 #ifndef FSITER_FOLIO_WALK_H
 #define FSITER_FOLIO_WALK_H
@@ -25,6 +26,7 @@ struct folio_walk {
 	unsigned long first;	/* the window */
 	unsigned long last;
 	unsigned long folios;	/* folios of the window seen */
+	long err;		/* the kfunc error that ended the walk, or 0 */
 	bool print;
 };
 
@@ -48,8 +50,12 @@ static long folio_walk_one(__u32 i, void *data)
 	long index, order;
 
 	index = bpf_filemap_find_present(w->inode, w->next, w->last);
-	if (index < 0)		/* ULONG_MAX: none left in the window */
+	if (index == -1)	/* ULONG_MAX: none left in the window */
 		return 1;
+	if (index < 0) {
+		w->err = index;
+		return 1;
+	}
 	order = bpf_filemap_get_order(w->inode, index);
 	folio_seen(w, index, order, 0);
 	w->next = index + (1UL << order);
@@ -63,7 +69,9 @@ static long folio_walk_batch(__u32 i, void *data)
 	long nr, k;
 
 	nr = bpf_filemap_get_folios(w->inode, w->next, w->last, f, sizeof(f));
-	if (nr <= 0)		/* none left in the window */
+	if (nr < 0)
+		w->err = nr;
+	if (nr <= 0)		/* 0: none left in the window */
 		return 1;
 	for (k = 0; k < nr && k < FSITER_FOLIO_BATCH; k++)
 		folio_seen(w, f[k].index, f[k].order, f[k].flags);

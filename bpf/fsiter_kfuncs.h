@@ -12,14 +12,18 @@ extern long bpf_filemap_find_present(struct inode *inode, unsigned long from,
 				     unsigned long last) __ksym;
 extern long bpf_filemap_get_order(struct inode *inode, unsigned long index) __ksym;
 /*
- * Fills @folios with the cached folios of [from, last] in one walk (patch
- * 0014); returns how many, 0 when there are no more.
+ * Fills @folios with the cached folios of [from, last] in one walk;
+ * returns how many, 0 when there are no more, or -errno (-EACCES when the
+ * reader may not see the page cache, -EAGAIN when it gave up).
  */
 extern long bpf_filemap_get_folios(struct inode *inode, unsigned long from,
 				   unsigned long last,
 				   struct bpf_filemap_folio *folios,
 				   __u32 folios__sz) __ksym;
-/* 0 if the reader owns the file or may write it (mincore's rule). */
+/*
+ * 0 if the reader may see the page cache: it owns the file or may write
+ * it (mincore's rule), or the link exposes it. The kernel decides it.
+ */
 extern int bpf_filemap_may_observe(struct inode *inode) __ksym;
 
 /*

@@ -9,10 +9,12 @@
  * comes with the first window, each window lists its own folios. That
  * keeps every run within the seq_file buffer, whatever the file size.
  *
- * fsiter_inode shows page-cache state (counts and folios) only to a reader
- * who owns the file or may write it, as mincore(2) does; anyone else gets
- * the superblock and inode lines and a "withheld" line. fsiter_inode_all
- * shows everything to every reader the pin lets in (option expose-cache).
+ * The kernel shows page-cache state (counts and folios) only to a reader
+ * who owns the file or may write it, as mincore(2) does, unless the link
+ * was attached with BPF_F_FS_ITER_EXPOSE_CACHE (option expose-cache): for
+ * anyone else ctx->stat is NULL, and the view prints the superblock and
+ * inode lines and a "withheld" line. A walk that a kfunc error ended
+ * early says so in a "folios.error" line.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -67,28 +69,30 @@ static void print_cache(struct seq_file *seq, struct inode *inode,
 	BPF_SEQ_PRINTF(seq, "cache.evicted %llu\n", cs->nr_evicted);
 }
 
-static __always_inline int show(struct bpf_iter_meta *meta,
-				struct inode *inode, struct dentry *dentry,
-				struct cachestat *cs, __u64 first, __u64 last,
-				bool check)
+/* Each context field is read straight from ctx: the verifier refuses
+ * loads through a pointer derived from ctx.
+ */
+SEC("iter/fs_inode")
+int fsiter_inode(struct bpf_iter__fs_inode *ctx)
 {
-	struct seq_file *seq = meta->seq;
+	struct seq_file *seq = ctx->meta->seq;
+	struct dentry *dentry = ctx->dentry;
+	struct inode *inode = ctx->inode;
+	struct cachestat *cs = ctx->stat;
+	__u64 first = ctx->first, last = ctx->last;
 	struct folio_walk w = {};
 
-	if (!inode || !cs)
+	if (!inode)
 		return 0;
-
-	if (check && bpf_filemap_may_observe(inode)) {
-		if (first == 0) {
-			print_inode(seq, inode, dentry);
-			BPF_SEQ_PRINTF(seq, FSITER_WITHHELD);
-		}
-		return 0;
-	}
-	if (first == 0) {
+	if (first == 0)
 		print_inode(seq, inode, dentry);
-		print_cache(seq, inode, cs);
+	/* Withheld: the kernel runs the program once, with first 0. */
+	if (!cs) {
+		BPF_SEQ_PRINTF(seq, FSITER_WITHHELD);
+		return 0;
 	}
+	if (first == 0)
+		print_cache(seq, inode, cs);
 
 	w.seq = seq;
 	w.inode = inode;
@@ -97,22 +101,7 @@ static __always_inline int show(struct bpf_iter_meta *meta,
 	w.last = last;
 	w.print = true;
 	bpf_loop(FOLIO_WALK_CALLS, folio_walk_batch, &w, 0);
+	if (w.err)
+		BPF_SEQ_PRINTF(seq, "folios.error %ld\n", w.err);
 	return 0;
-}
-
-/* Each context field is read straight from ctx: the verifier refuses
- * loads through a pointer derived from ctx.
- */
-SEC("iter/fs_inode")
-int fsiter_inode(struct bpf_iter__fs_inode *ctx)
-{
-	return show(ctx->meta, ctx->inode, ctx->dentry, ctx->stat, ctx->first,
-		    ctx->last, true);
-}
-
-SEC("iter/fs_inode")
-int fsiter_inode_all(struct bpf_iter__fs_inode *ctx)
-{
-	return show(ctx->meta, ctx->inode, ctx->dentry, ctx->stat, ctx->first,
-		    ctx->last, false);
 }

@@ -12,6 +12,10 @@
 # last line of stdout; everything else goes to stderr:
 #   kdir=$(kernel/build.sh | tail -1)
 #
+# Then it compiles the files the series touches once more, in a second
+# tree configured with kernel/config/compile-check.config merged last (no
+# POSIX ACLs, no fsnotify): the series must build without them too.
+#
 # The cache key is the sha256 of: kernel/patches/series and the patches it
 # lists, the config fragments, the linux-source-6.1 package version, the
 # gcc/pahole/bpftool versions and this script. Cached builds return at once.
@@ -67,6 +71,12 @@ self_sha=$(sha "$self")
 patch_dir="$kernel_dir/patches"
 fragments=("$kernel_dir/config/fsiter.config")
 [[ $debug -eq 1 ]] && fragments+=("$kernel_dir/config/debug.config")
+check_fragment="$kernel_dir/config/compile-check.config"
+# The objects of the files the series changes, for the compile-only check.
+check_objects=(
+    fs/bpf_fs_iter.o fs/fs_pin.o fs/namespace.o kernel/bpf/bpf_iter.o
+    kernel/bpf/btf.o kernel/bpf/inode.o kernel/bpf/verifier.o mm/filemap.o
+)
 
 # read_series: the patches of $series, in order (quilt format: one patch per
 # line, "#" comments, an optional -p1), each checked to exist in $patch_dir.
@@ -98,7 +108,7 @@ manifest() {
     echo "bpftool $(tool_version bpftool version)"
     echo "build.sh $self_sha"
     local f p
-    for f in "${fragments[@]}"; do
+    for f in "${fragments[@]}" "$check_fragment"; do
         echo "fragment ${f##*/} $(sha "$f")"
     done
     if [[ -f "$series" ]]; then
@@ -168,10 +178,11 @@ start=$SECONDS
 if [[ -z "${FSITER_KSRC:-}" ]]; then
     # Snapshot the inputs (see read_series above), then re-key.
     mkdir -p "$tmp/inputs/patches" "$tmp/inputs/config"
-    cp "${fragments[@]}" "$tmp/inputs/config/"
+    cp "${fragments[@]}" "$check_fragment" "$tmp/inputs/config/"
     for i in "${!fragments[@]}"; do
         fragments[i]="$tmp/inputs/config/${fragments[i]##*/}"
     done
+    check_fragment="$tmp/inputs/config/${check_fragment##*/}"
     if [[ -f "$series" ]]; then
         cp "$series" "$tmp/inputs/patches/series"
         series="$tmp/inputs/patches/series"
@@ -283,6 +294,30 @@ fi
 
 log "make -j$(nproc) bzImage (log: $buildlog)"
 run_make "kernel build" -j"$(nproc)" bzImage
+
+# compile_check: the series' files, built without the options they guard.
+compile_check() {
+    local cdir="$tmp/compile-check" mkc
+    mkdir -p "$cdir"
+    mkc=(make -C "$src" O="$cdir")
+    log "compile-only check: ${check_fragment##*/} (${#check_objects[@]} objects)"
+    if ! "${mkc[@]}" tinyconfig >>"$buildlog" 2>&1 9>&- ||
+        ! "$src/scripts/kconfig/merge_config.sh" -m -O "$cdir" "$cdir/.config" \
+            "${fragments[@]}" "$check_fragment" >>"$buildlog" 2>&1 ||
+        ! "${mkc[@]}" olddefconfig >>"$buildlog" 2>&1 9>&-; then
+        tail -n 30 "$buildlog" >&2
+        die "compile-only check: configuring failed"
+    fi
+    check_config "$cdir/.config" "$check_fragment" ||
+        die "compile-only check: the options are still set (selected by others?)"
+    if ! "${mkc[@]}" -j"$(nproc)" "${check_objects[@]}" >>"$buildlog" 2>&1 9>&-; then
+        tail -n 60 "$buildlog" >&2
+        cp "$buildlog" "$cache_root/last-failed-build.log" 2>/dev/null || true
+        die "compile-only check failed (full log: $cache_root/last-failed-build.log)"
+    fi
+    rm -rf "$cdir"
+}
+compile_check
 
 log "generating vmlinux.h"
 bpftool btf dump file "$objdir/vmlinux" format c >"$out/vmlinux.h" ||

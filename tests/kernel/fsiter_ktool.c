@@ -2,8 +2,13 @@
 /*
  * fsiter-ktool: a test helper for the kernel series, not an admin tool.
  *
- *   fsiter-ktool read [--opath] OBJ PROG PATH    print the iterator's output
- *   fsiter-ktool pin  [--opath] OBJ PROG PATH PIN  pin an iterator link
+ *   fsiter-ktool read [--opath] [--expose-cache] OBJ PROG PATH
+ *       print the iterator's output
+ *   fsiter-ktool pin  [--opath] [--expose-cache] OBJ PROG PATH PIN
+ *       pin an iterator link
+ *
+ * --opath opens PATH with O_PATH; --expose-cache attaches with
+ * BPF_F_FS_ITER_EXPOSE_CACHE.
  *
  * OBJ is a compiled BPF object (a view from bpf/ or a test program), PROG
  * the name of an iter/fs_inode or iter/fs_mnt program in it. The exit
@@ -32,7 +37,8 @@ static __u32 iter_type(const struct bpf_program *prog)
 }
 
 static int attach_and_run(const char *obj_path, const char *prog_name,
-			  const char *path, int open_flags, const char *pin)
+			  const char *path, int open_flags, __u32 link_flags,
+			  const char *pin)
 {
 	DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, opts);
 	struct fsiter_iter_link_info linfo = {};
@@ -70,6 +76,7 @@ static int attach_and_run(const char *obj_path, const char *prog_name,
 	}
 	linfo.fs.type = iter_type(prog);
 	linfo.fs.fd = fd;
+	linfo.fs.flags = link_flags;
 	opts.link_info = (union bpf_iter_link_info *)&linfo;
 	opts.link_info_len = sizeof(linfo);
 	link = bpf_program__attach_iter(prog, &opts);
@@ -110,15 +117,22 @@ out:
 int main(int argc, char **argv)
 {
 	int flags = O_RDONLY, i = 2;
+	__u32 link_flags = 0;
 
-	if (argc > 2 && !strcmp(argv[2], "--opath")) {
-		flags = O_PATH;
-		i++;
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "--opath"))
+			flags = O_PATH;
+		else if (!strcmp(argv[i], "--expose-cache"))
+			link_flags |= FSITER_F_EXPOSE_CACHE;
+		else
+			break;
 	}
 	if (argc == i + 3 && !strcmp(argv[1], "read"))
-		return attach_and_run(argv[i], argv[i + 1], argv[i + 2], flags, NULL) ? 1 : 0;
+		return attach_and_run(argv[i], argv[i + 1], argv[i + 2], flags,
+				      link_flags, NULL) ? 1 : 0;
 	if (argc == i + 4 && !strcmp(argv[1], "pin"))
-		return attach_and_run(argv[i], argv[i + 1], argv[i + 2], flags, argv[i + 3]) ? 1 : 0;
-	fprintf(stderr, "usage: fsiter-ktool read|pin [--opath] OBJ PROG PATH [PIN]\n");
+		return attach_and_run(argv[i], argv[i + 1], argv[i + 2], flags,
+				      link_flags, argv[i + 3]) ? 1 : 0;
+	fprintf(stderr, "usage: fsiter-ktool read|pin [--opath] [--expose-cache] OBJ PROG PATH [PIN]\n");
 	return 2;
 }

@@ -10,6 +10,7 @@
 
 void test_bpf_iter_fs_inode(void);
 void test_bpf_iter_fs_mnt(void);
+void test_bpf_iter_fs_safety(void);
 void test_bpf_iter_fs(void);
 
 static const struct {
@@ -18,6 +19,7 @@ static const struct {
 } tests[] = {
 	{ "bpf_iter_fs_inode", test_bpf_iter_fs_inode },
 	{ "bpf_iter_fs_mnt", test_bpf_iter_fs_mnt },
+	{ "bpf_iter_fs_safety", test_bpf_iter_fs_safety },
 	{ "bpf_iter_fs (the RFC's, unchanged)", test_bpf_iter_fs },
 };
 

@@ -116,9 +116,9 @@ test_programs() {
 	audit
 	check "another view" audit_is view c-other
 	rm $pins/c-other
-	"$ktool" pin "$views/cache.bpf.o" fsiter_cache_all $t/other $pins/c-other
+	"$ktool" pin --expose-cache "$views/cache.bpf.o" fsiter_cache $t/other $pins/c-other
 	audit
-	check "the expose-cache program where the policy has none" audit_is expose-cache c-other
+	check "the expose-cache flag where the policy has none" audit_is expose-cache c-other
 	rm $pins/c-other
 	# The same view built another way (-mcpu=v3): same program name, another tag,
 	# as a pin left by an older fsiter-pin would be.

@@ -216,7 +216,7 @@ test_may_observe() {
 	for f in owned groupw aclw rootonly; do
 		"$ktool" pin "$views/cache.bpf.o" fsiter_cache $vis/$f $bpffs/vis-$f
 		"$ktool" pin "$views/inode.bpf.o" fsiter_inode $vis/$f $bpffs/visi-$f
-		"$ktool" pin "$views/cache.bpf.o" fsiter_cache_all $vis/$f $bpffs/visall-$f
+		"$ktool" pin --expose-cache "$views/cache.bpf.o" fsiter_cache $vis/$f $bpffs/visall-$f
 		chmod 0444 $bpffs/vis-$f $bpffs/visi-$f $bpffs/visall-$f
 	done
 	sees() { [[ $("$@" | word cached) == 64 ]]; }
@@ -233,7 +233,7 @@ test_may_observe() {
 	check_eq "and shows the inode lines only" "$(as_fsb cat $bpffs/visi-owned | grep -c -e '^folio' -e '^cache\.' -e '^mapping\.')" 0
 	check_eq "with the inode" "$(as_fsb cat $bpffs/visi-owned | field inode.ino)" "$(stat -c %i $vis/owned)"
 	check "the inode view lists folios for the owner" bash -c "setpriv --reuid=fsa --regid=fsa --init-groups cat $bpffs/visi-owned | grep -q '^folio 0 '"
-	check "fsiter_cache_all shows anyone the pin lets in" sees as_fsb cat $bpffs/visall-rootonly
+	check "expose-cache shows anyone the pin lets in" sees as_fsb cat $bpffs/visall-rootonly
 	rm -f $bpffs/vis-* $bpffs/visi-* $bpffs/visall-*
 	umount $bpffs
 }
