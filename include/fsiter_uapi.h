@@ -20,11 +20,18 @@ enum fsiter_fs_iter_type {
 	[FSITER_FS_ITER_MNT] = "iter/fs_mnt",		\
 }
 
+/*
+ * union bpf_iter_link_info.fs.flags, and bpf_link_info.iter.fs.flags:
+ * BPF_F_FS_ITER_EXPOSE_CACHE, the page cache to every reader.
+ */
+#define FSITER_F_EXPOSE_CACHE	(1U << 0)
+
 /* union bpf_iter_link_info, .fs member */
 struct fsiter_iter_link_info {
 	struct {
 		__u32 type;	/* enum fsiter_fs_iter_type */
 		__u32 fd;
+		__u32 flags;	/* FSITER_F_* */
 	} fs;
 };
 
@@ -47,7 +54,8 @@ struct fsiter_link_info {
 			__u32 mnt_id;
 			__u64 ino;	/* FSITER_FS_ITER_INODE */
 			__u32 dev;	/* FSITER_FS_ITER_INODE, new_encode_dev() */
-			__u32 gone;	/* 1 once the mount was torn down */
+			__u32 gone;	/* 1 once the target is gone */
+			__u32 flags;	/* FSITER_F_*, as attached */
 		} fs;
 	} iter;
 	__u8 spare[64];

@@ -8,11 +8,9 @@
 #include "kernel_support.h"
 #include "target_kind.h"
 
-#define PATCH_FS_INODE	"0004-bpf-Introduce-the-fs_inode-iterator.patch"
-#define PATCH_FS_MNT	"0007-bpf-Introduce-the-fs_mnt-iterator.patch"
-#define PATCH_LINK_INFO	"0009-bpf-Report-fs-iterator-targets-in-link-info-and-fdin.patch"
-#define PATCH_ACL	"0011-bpf-Support-POSIX-ACLs-in-bpffs.patch"
-#define PATCH_OBSERVE	"0012-bpf-Let-fs_inode-programs-apply-the-page-cache-visib.patch"
+#define PATCH_FS_INODE	"0007-bpf-Introduce-the-fs_inode-iterator.patch"
+#define PATCH_FS_MNT	"0011-bpf-Introduce-the-fs_mnt-iterator.patch"
+#define PATCH_ACL	"0013-bpf-Support-POSIX-ACLs-in-bpffs.patch"
 #define PATCH_FOLIOS	"0014-bpf-Add-bpf_filemap_get_folios-to-list-folios-in-one.patch"
 
 /* A function in BTF: libbpf finds iterator targets as bpf_iter_<target>. */
@@ -25,35 +23,41 @@ static const struct need_func {
 	{ FEAT_FS_INODE, "bpf_iter_fs_inode", "the iter/fs_inode target", PATCH_FS_INODE },
 	{ FEAT_FOLIOS, "bpf_filemap_get_folios", "the one-pass folio walk", PATCH_FOLIOS },
 	{ FEAT_FS_MNT, "bpf_iter_fs_mnt", "the iter/fs_mnt target", PATCH_FS_MNT },
-	{ FEAT_OBSERVE, "bpf_filemap_may_observe", "the page-cache visibility check",
-	  PATCH_OBSERVE },
 };
 
-/* Is there a member NAME in struct ID, looking into anonymous members? */
-static bool has_member(const struct btf *btf, __u32 id, const char *name,
-		       int depth)
+/*
+ * The type of member NAME of struct ID, looking into anonymous members;
+ * 0 if there is none.
+ */
+static __u32 member_type(const struct btf *btf, __u32 id, const char *name,
+			 int depth)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_member *m;
+	__u32 found;
 
 	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
 		t = btf__type_by_id(btf, t->type);
 	if (!t || !btf_is_composite(t) || depth > 4)
-		return false;
+		return 0;
 	m = btf_members(t);
 	for (int i = 0; i < btf_vlen(t); i++, m++) {
 		const char *n = btf__name_by_offset(btf, m->name_off);
 
 		if (n && !strcmp(n, name))
-			return true;
-		if ((!n || !*n) && has_member(btf, m->type, name, depth + 1))
-			return true;
+			return m->type;
+		if ((!n || !*n) && (found = member_type(btf, m->type, name, depth + 1)))
+			return found;
 	}
-	return false;
+	return 0;
 }
 
-/* bpf_link_info.iter.fs, from the link info patch. */
-static bool has_fs_link_info(const struct btf *btf)
+/*
+ * There is a bpf_link_info.iter.fs, which comes with the fs targets, and
+ * it has MEMBER if not NULL: "flags" comes with the kernel's page-cache
+ * rule, which a link attached with BPF_F_FS_ITER_EXPOSE_CACHE lifts.
+ */
+static bool has_fs_link_info(const struct btf *btf, const char *member)
 {
 	const struct btf_type *t, *it;
 	const struct btf_member *m;
@@ -77,8 +81,11 @@ static bool has_fs_link_info(const struct btf *btf)
 
 		for (int j = 0; j < btf_vlen(it); j++, um++) {
 			n = btf__name_by_offset(btf, um->name_off);
-			if (n && !strcmp(n, "iter"))
-				return has_member(btf, um->type, "fs", 0);
+			if (n && !strcmp(n, "iter")) {
+				__u32 fs = member_type(btf, um->type, "fs", 0);
+
+				return fs && (!member || member_type(btf, fs, member, 0));
+			}
 		}
 	}
 	return false;
@@ -111,9 +118,13 @@ int kernel_check_views(const bool used[VIEW_COUNT])
 		    n->what, n->func, n->patch);
 		ret = -ENOTSUP;
 	}
-	if (!has_fs_link_info(btf)) {
+	if (!has_fs_link_info(btf, NULL)) {
 		err("this kernel lacks link info for fs iterators (no bpf_link_info.iter.fs in its BTF); kernel/patches/%s provides it",
-		    PATCH_LINK_INFO);
+		    PATCH_FS_INODE);
+		ret = -ENOTSUP;
+	} else if ((features & FEAT_CACHE_RULE) && !has_fs_link_info(btf, "flags")) {
+		err("this kernel lacks the page-cache rule of fs_inode iterators (no bpf_link_info.iter.fs.flags in its BTF); kernel/patches/%s provides it",
+		    PATCH_FS_INODE);
 		ret = -ENOTSUP;
 	}
 	btf__free(btf);

@@ -34,6 +34,7 @@ static int read_link(int link_fd, struct pin_info *pi)
 	pi->ino = info.iter.fs.ino;
 	pi->dev = info.iter.fs.dev;
 	pi->gone = info.iter.fs.gone;
+	pi->flags = info.iter.fs.flags;
 	prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
 	if (prog_fd < 0)
 		return -errno;

@@ -27,6 +27,7 @@ struct pin_info {
 	__u64 ino;
 	__u32 dev;		/* new_encode_dev(), as st_dev */
 	bool gone;
+	__u32 flags;		/* FSITER_F_*, as the link was attached */
 };
 
 /* What the pin NAME in PIN_DIR is. 0 or -errno. */

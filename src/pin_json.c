@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "manifest.h"
 #include "pin_info.h"
+#include "fsiter_uapi.h"
 #include "pin_json.h"
 #include "reach.h"
 #include "target_kind.h"
@@ -70,7 +71,6 @@ json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest
 		      int *error)
 {
 	struct manifest_entry me = { "", "" };
-	enum view_variant variant = VIEW_CHECKED;
 	const struct view_desc *v = NULL;
 	char path[PATH_MAX], readers[4096], mode[8];
 	struct pin_info pi;
@@ -89,14 +89,14 @@ json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest
 		return NULL;
 	}
 	if (pi.is_link) {
-		v = view_by_prog_name(pi.prog_name, &variant);
+		v = view_by_prog_name(pi.prog_name);
 		manifest_lookup(manifest, name, pi.link_id, &me);
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "name", json_object_new_string(name));
 	json_object_object_add(o, "view", str_or_null(v ? v->name : NULL));
 	json_object_object_add(o, "expose_cache",
-			       json_object_new_boolean(variant == VIEW_ALL));
+			       json_object_new_boolean(pi.flags & FSITER_F_EXPOSE_CACHE));
 	json_object_object_add(o, "path", str_or_null(me.path));
 	json_object_object_add(o, "source", str_or_null(me.source));
 	json_object_object_add(o, "target", pi.is_link ? target_json(&pi) : NULL);

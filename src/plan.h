@@ -39,7 +39,7 @@ enum plan_action { PLAN_KEEP, PLAN_CREATE, PLAN_REPLACE, PLAN_SKIP };
 enum pin_drift {
 	DRIFT_FOREIGN	= 1 << 0,	/* not one of fsiter-pin's views */
 	DRIFT_VIEW	= 1 << 1,	/* another view */
-	DRIFT_VARIANT	= 1 << 2,	/* the other program: expose-cache */
+	DRIFT_EXPOSE	= 1 << 2,	/* the link's expose-cache flag differs */
 	DRIFT_PROGRAM	= 1 << 3,	/* the view's program, another version */
 	DRIFT_GONE	= 1 << 4,	/* its filesystem was unmounted */
 	DRIFT_TARGET	= 1 << 5,	/* the path names another object now */
@@ -107,8 +107,8 @@ size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg);
 
 /* The comparison, on its own (plan_compare.c). */
 
-/* Which program of its view an entry uses. */
-enum view_variant plan_variant(const struct policy_entry *e);
+/* The link flags (FSITER_F_*) an entry's link is attached with. */
+__u32 plan_link_flags(const struct policy_entry *e);
 /* How the link PI differs from IT's entry, but for owner, mode and ACL;
  * the target is compared only if IT's target is open. V has the tags.
  */

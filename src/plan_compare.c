@@ -4,13 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diag.h"
+#include "fsiter_uapi.h"
 #include "perms.h"
 #include "plan.h"
 #include "target_kind.h"
 
-enum view_variant plan_variant(const struct policy_entry *e)
+__u32 plan_link_flags(const struct policy_entry *e)
 {
-	return (e->options & POLICY_OPT_EXPOSE_CACHE) ? VIEW_ALL : VIEW_CHECKED;
+	return (e->options & POLICY_OPT_EXPOSE_CACHE) ? FSITER_F_EXPOSE_CACHE : 0;
 }
 
 /* Is the link attached to T, as link info identifies it? */
@@ -26,21 +27,21 @@ unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
 		       const struct view_prog *v)
 {
 	const struct policy_entry *e = it->entry;
-	enum view_variant want = plan_variant(e), have;
 	const struct view_desc *pv;
 	unsigned int drift = 0;
 
 	if (!pi->is_link)
 		return DRIFT_FOREIGN;
-	pv = view_by_prog_name(pi->prog_name, &have);
+	pv = view_by_prog_name(pi->prog_name);
 	if (!pv)
 		drift |= DRIFT_FOREIGN;
 	else if (pv != e->view)
 		drift |= DRIFT_VIEW;
-	else if (have != want)
-		drift |= DRIFT_VARIANT;
-	else if (strcmp(pi->tag, v->tag[want]))
+	else if (strcmp(pi->tag, v->tag))
 		drift |= DRIFT_PROGRAM;
+	/* The kernel's own word on what the link shows. */
+	if (pi->flags != plan_link_flags(e))
+		drift |= DRIFT_EXPOSE;
 
 	if (pi->gone)
 		drift |= DRIFT_GONE;
@@ -54,7 +55,7 @@ const char *drift_word(unsigned int drift)
 	static const struct { unsigned int mask; const char *word; } words[] = {
 		{ DRIFT_FOREIGN | DRIFT_PROGRAM | DRIFT_UNREADABLE, "program" },
 		{ DRIFT_VIEW, "view" },
-		{ DRIFT_VARIANT, "expose-cache" },
+		{ DRIFT_EXPOSE, "expose-cache" },
 		{ DRIFT_GONE | DRIFT_TARGET, "target" },
 		{ DRIFT_PERMS_UNREADABLE, "owner, mode or ACL" },
 		{ DRIFT_OWNER, "owner" },

@@ -2,6 +2,7 @@
 /* What audit reports: a plan's drift, in words (docs/output.md). */
 #include <stdarg.h>
 #include <stdio.h>
+#include "fsiter_uapi.h"
 #include "plan.h"
 #include "target_kind.h"
 
@@ -35,8 +36,7 @@ static void link_findings(struct out *o, const struct plan *pl,
 	const struct policy_entry *e = it->entry;
 	const struct pin_info *pi = &it->pin;
 	const struct target_kind *k = &target_kinds[e->view->target];
-	enum view_variant have = VIEW_CHECKED;
-	const struct view_desc *pv = view_by_prog_name(pi->prog_name, &have);
+	const struct view_desc *pv = view_by_prog_name(pi->prog_name);
 	char was[128], now[128];
 
 	if (it->drift & DRIFT_FOREIGN)
@@ -46,13 +46,13 @@ static void link_findings(struct out *o, const struct plan *pl,
 	if (it->drift & DRIFT_VIEW)
 		say(o, "view", e->name, &e->loc, "shows view '%s', the policy says '%s'",
 		    pv->name, e->view->name);
-	if (it->drift & DRIFT_VARIANT)
+	if (it->drift & DRIFT_EXPOSE)
 		say(o, "expose-cache", e->name, &e->loc, "%s page-cache state to every reader",
-		    have == VIEW_ALL ? "shows" : "withholds");
+		    pi->flags & FSITER_F_EXPOSE_CACHE ? "shows" : "withholds");
 	if (it->drift & DRIFT_PROGRAM)
 		say(o, "program-changed", e->name, &e->loc,
 		    "program tag %s, this fsiter-pin's view has %s", pi->tag,
-		    pl->views[e->view->id].tag[plan_variant(e)]);
+		    pl->views[e->view->id].tag);
 	if (it->drift & DRIFT_GONE)
 		say(o, "target-gone", e->name, &e->loc,
 		    "its filesystem was unmounted; reads fail with ESTALE");

@@ -6,8 +6,8 @@
 /* As bpf_prog_info.name keeps them: BPF_OBJ_NAME_LEN - 1 characters. */
 #define PROG_NAME_LEN	15
 
-#define VIEW(id, name, target, flags, features, checked, all, summary) \
-	{ VIEW_##id, name, target, flags, features, { checked, all }, summary },
+#define VIEW(id, name, target, flags, features, prog, summary) \
+	{ VIEW_##id, name, target, flags, features, prog, summary },
 const struct view_desc view_table[VIEW_COUNT] = {
 #include "views.def"
 };
@@ -34,19 +34,10 @@ const char *view_names(void)
 	return names;
 }
 
-const struct view_desc *view_by_prog_name(const char *prog_name,
-					  enum view_variant *variant)
+const struct view_desc *view_by_prog_name(const char *prog_name)
 {
-	for (int i = 0; i < VIEW_COUNT; i++) {
-		for (int j = 0; j < VIEW_VARIANTS; j++) {
-			const char *n = view_table[i].prog[j];
-
-			if (n && !strncmp(n, prog_name, PROG_NAME_LEN)) {
-				if (variant)
-					*variant = j;
-				return &view_table[i];
-			}
-		}
-	}
+	for (int i = 0; i < VIEW_COUNT; i++)
+		if (!strncmp(view_table[i].prog, prog_name, PROG_NAME_LEN))
+			return &view_table[i];
 	return NULL;
 }

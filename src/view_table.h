@@ -23,7 +23,7 @@ enum kernel_feature {
 	FEAT_FS_INODE	= 1 << 0,	/* the iter/fs_inode target */
 	FEAT_FOLIOS	= 1 << 1,	/* bpf_filemap_get_folios() */
 	FEAT_FS_MNT	= 1 << 2,	/* the iter/fs_mnt target */
-	FEAT_OBSERVE	= 1 << 3,	/* bpf_filemap_may_observe() */
+	FEAT_CACHE_RULE	= 1 << 3,	/* the kernel's page-cache rule, and its flag */
 };
 
 #define VIEW(id, ...) VIEW_##id,
@@ -35,13 +35,11 @@ enum view_id {
 
 /* What a view reveals beyond what stat(2) on the path would. */
 #define VIEW_SHOWS_KADDR	0x1	/* kernel addresses: root only by default */
-/* Page-cache state: shown only to readers who own or may write the file,
- * unless the entry has expose-cache (the view's "all" program).
+/* Page-cache state: the kernel shows it only to readers who own or may
+ * write the file, unless the entry has expose-cache, which attaches the
+ * link with FSITER_F_EXPOSE_CACHE.
  */
 #define VIEW_SHOWS_CACHE	0x2
-
-/* A view's programs: the checked one, and the one for every reader. */
-enum view_variant { VIEW_CHECKED, VIEW_ALL, VIEW_VARIANTS };
 
 struct view_desc {
 	enum view_id id;
@@ -49,7 +47,7 @@ struct view_desc {
 	enum view_target target;
 	unsigned int flags;
 	unsigned int features;	/* enum kernel_feature, beyond the target's */
-	const char *prog[VIEW_VARIANTS];	/* [VIEW_ALL]: may be NULL */
+	const char *prog;		/* the iterator program's name */
 	const char *summary;
 };
 
@@ -58,11 +56,7 @@ extern const struct view_desc view_table[VIEW_COUNT];
 const struct view_desc *view_lookup(const char *name);
 /* "inode, cache, inode-raw, mount", for messages. */
 const char *view_names(void);
-/*
- * The view whose program is called PROG_NAME (as truncated in prog info),
- * and which of its programs it is.
- */
-const struct view_desc *view_by_prog_name(const char *prog_name,
-					  enum view_variant *variant);
+/* The view whose program is called PROG_NAME (as truncated in prog info). */
+const struct view_desc *view_by_prog_name(const char *prog_name);
 
 #endif

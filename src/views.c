@@ -55,13 +55,9 @@ static int open_object(struct view_prog *v)
 		ret = -errno;
 		return ret ?: -EINVAL;
 	}
-	for (int i = 0; i < VIEW_VARIANTS; i++) {
-		const char *name = v->desc->prog[i];
-
-		v->prog[i] = name ? bpf_object__find_program_by_name(v->obj, name) : NULL;
-		if (name && !v->prog[i])
-			return -ENOENT;
-	}
+	v->prog = bpf_object__find_program_by_name(v->obj, v->desc->prog);
+	if (!v->prog)
+		return -ENOENT;
 	return bpf_object__load(v->obj);
 }
 
@@ -80,19 +76,14 @@ int view_load(struct view_prog *v, enum view_id id)
 		view_unload(v);
 		return ret;
 	}
-	for (int i = 0; i < VIEW_VARIANTS; i++) {
-		if (!v->prog[i])
-			continue;
-		ret = prog_info(v->prog[i], &v->prog_id[i], v->tag[i]);
-		if (ret) {
-			err("view '%s': program info: %s", v->desc->name,
-			    strerror(-ret));
-			view_unload(v);
-			return ret;
-		}
-		info_v("view '%s': loaded %s, program id %u tag %s",
-		       v->desc->name, v->desc->prog[i], v->prog_id[i], v->tag[i]);
+	ret = prog_info(v->prog, &v->prog_id, v->tag);
+	if (ret) {
+		err("view '%s': program info: %s", v->desc->name, strerror(-ret));
+		view_unload(v);
+		return ret;
 	}
+	info_v("view '%s': loaded %s, program id %u tag %s", v->desc->name,
+	       v->desc->prog, v->prog_id, v->tag);
 	return 0;
 }
 
@@ -100,11 +91,11 @@ void view_unload(struct view_prog *v)
 {
 	bpf_object__close(v->obj);
 	v->obj = NULL;
-	memset(v->prog, 0, sizeof(v->prog));
+	v->prog = NULL;
 }
 
-int view_attach(const struct view_prog *v, enum view_variant variant,
-		int target_fd, struct bpf_link **link)
+int view_attach(const struct view_prog *v, __u32 link_flags, int target_fd,
+		struct bpf_link **link)
 {
 	DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, opts);
 	struct fsiter_iter_link_info linfo = {};
@@ -112,11 +103,10 @@ int view_attach(const struct view_prog *v, enum view_variant variant,
 
 	linfo.fs.type = target_kinds[v->desc->target].uapi_type;
 	linfo.fs.fd = target_fd;
+	linfo.fs.flags = link_flags;
 	opts.link_info = (union bpf_iter_link_info *)&linfo;
 	opts.link_info_len = sizeof(linfo);
-	if (!v->prog[variant])
-		return -EINVAL;
-	l = bpf_program__attach_iter(v->prog[variant], &opts);
+	l = bpf_program__attach_iter(v->prog, &opts);
 	if (!l)
 		return -errno;
 	*link = l;

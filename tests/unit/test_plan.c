@@ -30,7 +30,7 @@ static struct pin_info link_of(const char *view)
 			       .ino = 12, .dev = 0x801, .mnt_id = 30 };
 
 	snprintf(pi.prog_name, sizeof(pi.prog_name), "%s",
-		 view_lookup(view)->prog[VIEW_CHECKED]);
+		 view_lookup(view)->prog);
 	snprintf(pi.tag, sizeof(pi.tag), TAG_A);
 	return pi;
 }
@@ -43,8 +43,7 @@ static void test_drift_inode(void)
 	struct view_prog v = { 0 };
 	struct pin_info pi = link_of("inode");
 
-	strcpy(v.tag[VIEW_CHECKED], TAG_A);
-	strcpy(v.tag[VIEW_ALL], TAG_B);
+	strcpy(v.tag, TAG_A);
 	CHECK(pin_drift(&it, &pi, &v) == 0, "the same link: no drift");
 
 	pi.is_link = false;
@@ -55,11 +54,12 @@ static void test_drift_inode(void)
 	pi = link_of("cache");
 	CHECK(pin_drift(&it, &pi, &v) == DRIFT_VIEW, "another view");
 	pi = link_of("inode");
-	strcpy(pi.prog_name, "fsiter_inode_al");	/* as prog info cuts it */
-	CHECK(pin_drift(&it, &pi, &v) == DRIFT_VARIANT, "the expose-cache program");
+	pi.flags = FSITER_F_EXPOSE_CACHE;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_EXPOSE, "linked with expose-cache");
 	e.options = POLICY_OPT_EXPOSE_CACHE;
-	strcpy(pi.tag, TAG_B);
-	CHECK(pin_drift(&it, &pi, &v) == 0, "expose-cache asked for and pinned");
+	CHECK(pin_drift(&it, &pi, &v) == 0, "expose-cache asked for and linked");
+	pi.flags = 0;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_EXPOSE, "asked for, linked without");
 	e.options = 0;
 	pi = link_of("inode");
 	strcpy(pi.tag, TAG_B);
@@ -89,7 +89,7 @@ static void test_drift_mount(void)
 	struct view_prog v = { 0 };
 	struct pin_info pi = link_of("mount");
 
-	strcpy(v.tag[VIEW_CHECKED], TAG_A);
+	strcpy(v.tag, TAG_A);
 	pi.fs_type = FSITER_FS_ITER_MNT;
 	CHECK(pin_drift(&it, &pi, &v) == 0, "the same mount, whatever the inode");
 	pi.mnt_id = 31;
@@ -101,7 +101,7 @@ static void test_drift_word(void)
 	CHECK(!drift_word(0), "nothing differs");
 	CHECK(!strcmp(drift_word(DRIFT_FOREIGN | DRIFT_OWNER), "program"), "program first");
 	CHECK(!strcmp(drift_word(DRIFT_VIEW | DRIFT_TARGET), "view"), "view before target");
-	CHECK(!strcmp(drift_word(DRIFT_VARIANT), "expose-cache"), "expose-cache");
+	CHECK(!strcmp(drift_word(DRIFT_EXPOSE), "expose-cache"), "expose-cache");
 	CHECK(!strcmp(drift_word(DRIFT_GONE | DRIFT_MODE), "target"), "target before perms");
 	CHECK(!strcmp(drift_word(DRIFT_PERMS_UNREADABLE), "owner, mode or ACL"),
 	      "unreadable perms");
