@@ -57,6 +57,8 @@ step "fsiter-pin audit and list in the VM" tests/vm/run-vm.sh --kernel-dir "$kdi
 	--timeout 900 -- tests/vm/audit-tests.sh "$build"
 step "boot and hotplug integration in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/integration-tests.sh "$build"
+step "kernel safety rules in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
+	--timeout 1500 --mem 4096 -- tests/vm/safety-tests.sh "$build"
 step "hostile paths in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/hostile-tests.sh "$build"
 step "concurrent readers under churn, 30 s, in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
