@@ -43,6 +43,7 @@ step "build" cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$kdir" -DCMAKE_BUILD_TY
 step "compile" cmake --build "$build" -j "$(nproc)"
 step "host tests (ctest)" ctest --test-dir "$build" --output-on-failure
 step "checkpatch --strict" kernel/checkpatch.sh
+step "Debian package: build, lintian, contents" tests/deb/run.sh "$kdir"
 step "kernel tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
 step "bpffs ACL tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
