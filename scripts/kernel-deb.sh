@@ -30,10 +30,16 @@
 #   CONFIG_RCU_CPU_STALL_TIMEOUT (TCG slack).
 #
 # Prints DIR as the last line of stdout; everything else goes to stderr. DIR
-# holds config (the checked .config) and, without --config-only, the
-# linux-image-*.deb and linux-headers-*.deb packages and vmlinux.h (the
-# kernel's BTF as C: FSITER_KERNEL_DIR=DIR for the fsiter-pin package).
+# holds config (the checked .config), fragment.config (what was merged),
+# build.log, and with --config debian config.debian (Debian's own). Without
+# --config-only also src/ (the tree), the linux-image-*.deb and
+# linux-headers-*.deb packages and vmlinux.h (the kernel's BTF as C:
+# FSITER_KERNEL_DIR=DIR for the fsiter-pin package); --config-only removes
+# src/ when it is done.
 set -euo pipefail
+# The script is one { } block that ends in exit: bash parses it whole before
+# running it, so editing the file while it runs (for hours) cannot break it.
+{
 
 prog=kernel-deb.sh
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -171,6 +177,7 @@ if [[ $config == debian ]]; then
 fi
 
 if [[ $config_only -eq 1 ]]; then
+    rm -rf "$src"   # 1.5 GiB that only a build needs
     log "--config-only: done in $((SECONDS - start))s: $out/config"
     echo "$out"
     exit 0
@@ -188,3 +195,5 @@ debs=("$out"/*.deb)
 log "built $(cat "$out/kernelrelease") in $((SECONDS - start))s:"
 printf '  %s\n' "${debs[@]##*/}" >&2
 echo "$out"
+exit
+}
