@@ -45,6 +45,9 @@ step "compile" cmake --build "$build" -j "$(nproc)"
 step "host tests (ctest)" ctest --test-dir "$build" --output-on-failure
 step "checkpatch --strict" kernel/checkpatch.sh
 step "shellcheck" tests/shellcheck.sh
+step "Debian package: build, lintian, contents" tests/deb/run.sh "$kdir"
+step "kernel config: 6.1 with Debian's config" scripts/kernel-deb.sh --kernel 6.1 --config debian --config-only
+step "kernel config: 6.12 with Debian's config" scripts/kernel-deb.sh --kernel 6.12 --config debian --config-only
 step "kernel tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
 step "bpffs ACL tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
