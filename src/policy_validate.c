@@ -255,8 +255,8 @@ static int validate_entry(struct policy_entry *e, void **cache)
 	}
 	if ((e->options & POLICY_OPT_EXPOSE_CACHE) &&
 	    !(e->view->flags & VIEW_SHOWS_CACHE)) {
-		err_at(&e->loc, "option 'expose-cache' is for the views that show page-cache state (inode, cache), not '%s'",
-		       e->view->name);
+		err_at(&e->loc, "option 'expose-cache' is for the views that show page-cache state (%s), not '%s'",
+		       view_names_showing_cache(), e->view->name);
 		ret = -EINVAL;
 	}
 	return ret;

@@ -21,17 +21,30 @@ const struct view_desc *view_lookup(const char *name)
 	return NULL;
 }
 
+/* "a, b, c": the names of the views with all of FLAGS, into BUF. */
+static const char *names_with(char *buf, size_t size, unsigned int flags)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < VIEW_COUNT; i++)
+		if ((view_table[i].flags & flags) == flags)
+			n += snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+				      view_table[i].name);
+	return buf;
+}
+
 const char *view_names(void)
 {
 	static char names[VIEW_COUNT * 32];
-	size_t n = 0;
 
-	if (*names)
-		return names;
-	for (int i = 0; i < VIEW_COUNT; i++)
-		n += snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
-			      view_table[i].name);
-	return names;
+	return *names ? names : names_with(names, sizeof(names), 0);
+}
+
+const char *view_names_showing_cache(void)
+{
+	static char names[VIEW_COUNT * 32];
+
+	return *names ? names : names_with(names, sizeof(names), VIEW_SHOWS_CACHE);
 }
 
 const struct view_desc *view_by_prog_name(const char *prog_name)

@@ -56,6 +56,8 @@ extern const struct view_desc view_table[VIEW_COUNT];
 const struct view_desc *view_lookup(const char *name);
 /* "inode, cache, inode-raw, mount", for messages. */
 const char *view_names(void);
+/* "inode, cache": the views that show page-cache state (expose-cache). */
+const char *view_names_showing_cache(void);
 /* The view whose program is called PROG_NAME (as truncated in prog info). */
 const struct view_desc *view_by_prog_name(const char *prog_name);
 
