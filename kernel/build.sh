@@ -50,16 +50,16 @@ usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$sel
 debug=0
 print_dir=0
 for arg in "$@"; do
-    case "$arg" in
-        --debug) debug=1 ;;
-        --print-dir) print_dir=1 ;;
-        -h | --help) usage ;;
-        *) log "unknown argument: $arg"; usage ;;
-    esac
+	case "$arg" in
+		--debug) debug=1 ;;
+		--print-dir) print_dir=1 ;;
+		-h | --help) usage ;;
+		*) log "unknown argument: $arg"; usage ;;
+	esac
 done
 
 if [[ $print_dir -eq 0 ]]; then
-    "$repo/scripts/deps.sh" --kernel
+	"$repo/scripts/deps.sh" --kernel
 fi
 
 sha() { sha256sum "$1" | cut -c1-64; }
@@ -74,81 +74,81 @@ fragments=("$kernel_dir/config/fsiter.config")
 check_fragment="$kernel_dir/config/compile-check.config"
 # The objects of the files the series changes, for the compile-only check.
 check_objects=(
-    fs/bpf_fs_iter.o fs/fs_pin.o fs/namespace.o kernel/bpf/bpf_iter.o
-    kernel/bpf/btf.o kernel/bpf/inode.o kernel/bpf/verifier.o mm/filemap.o
+	fs/bpf_fs_iter.o fs/fs_pin.o fs/namespace.o kernel/bpf/bpf_iter.o
+	kernel/bpf/btf.o kernel/bpf/inode.o kernel/bpf/verifier.o mm/filemap.o
 )
 
 # read_series: the patches of $series, in order (quilt format: one patch per
 # line, "#" comments, an optional -p1), each checked to exist in $patch_dir.
 read_series() {
-    patches=()
-    [[ -f "$series" && -z "${FSITER_KSRC:-}" ]] || return 0
-    local line name opt extra
-    while IFS= read -r line || [[ -n "$line" ]]; do
-        line=${line%%#*}
-        read -r name opt extra <<<"$line" || true
-        [[ -n "${name:-}" ]] || continue
-        if [[ -n "${extra:-}" || ( -n "${opt:-}" && "$opt" != -p1 ) ]]; then
-            die "kernel/patches/series: unsupported line: $line"
-        fi
-        [[ -f "$patch_dir/$name" ]] ||
-            die "kernel/patches/series lists $name, which does not exist"
-        patches+=("$name")
-    done <"$series"
+	patches=()
+	[[ -f "$series" && -z "${FSITER_KSRC:-}" ]] || return 0
+	local line name opt extra
+	while IFS= read -r line || [[ -n "$line" ]]; do
+		line=${line%%#*}
+		read -r name opt extra <<<"$line" || true
+		[[ -n "${name:-}" ]] || continue
+		if [[ -n "${extra:-}" || ( -n "${opt:-}" && "$opt" != -p1 ) ]]; then
+			die "kernel/patches/series: unsupported line: $line"
+		fi
+		[[ -f "$patch_dir/$name" ]] ||
+			die "kernel/patches/series lists $name, which does not exist"
+		patches+=("$name")
+	done <"$series"
 }
 read_series
 
 # --- Cache key.
 tool_version() { "$@" 2>/dev/null | head -n1 || true; }
 manifest() {
-    echo "fsiter-pin kernel build inputs"
-    echo "linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo none)"
-    echo "gcc $(tool_version gcc -dumpfullversion)"
-    echo "pahole $(tool_version pahole --version)"
-    echo "bpftool $(tool_version bpftool version)"
-    echo "build.sh $self_sha"
-    local f p
-    for f in "${fragments[@]}" "$check_fragment"; do
-        echo "fragment ${f##*/} $(sha "$f")"
-    done
-    if [[ -f "$series" ]]; then
-        echo "series $(sha "$series")"
-    fi
-    for p in "${patches[@]}"; do
-        echo "patch $p $(sha "$patch_dir/$p")"
-    done
+	echo "fsiter-pin kernel build inputs"
+	echo "linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo none)"
+	echo "gcc $(tool_version gcc -dumpfullversion)"
+	echo "pahole $(tool_version pahole --version)"
+	echo "bpftool $(tool_version bpftool version)"
+	echo "build.sh $self_sha"
+	local f p
+	for f in "${fragments[@]}" "$check_fragment"; do
+		echo "fragment ${f##*/} $(sha "$f")"
+	done
+	if [[ -f "$series" ]]; then
+		echo "series $(sha "$series")"
+	fi
+	for p in "${patches[@]}"; do
+		echo "patch $p $(sha "$patch_dir/$p")"
+	done
 }
 
 complete_entry() {
-    [[ -f "$1/bzImage" && -f "$1/vmlinux.h" && -f "$1/config" &&
-       -f "$1/include/linux/bpf.h" && -d "$1/selftests" ]]
+	[[ -f "$1/bzImage" && -f "$1/vmlinux.h" && -f "$1/config" &&
+	   -f "$1/include/linux/bpf.h" && -d "$1/selftests" ]]
 }
 
 if [[ -n "${FSITER_KSRC:-}" ]]; then
-    ksrc=$(realpath -e "$FSITER_KSRC") || die "FSITER_KSRC=$FSITER_KSRC does not exist"
-    [[ -f "$ksrc/Makefile" && -d "$ksrc/arch/x86" ]] ||
-        die "FSITER_KSRC=$ksrc is not a kernel source tree"
-    id=$(printf '%s\n' "$ksrc" "$debug" | sha256sum | cut -c1-16)
-    key="ksrc-$id"
-    objdir="$cache_base/ksrc-obj/$id"
+	ksrc=$(realpath -e "$FSITER_KSRC") || die "FSITER_KSRC=$FSITER_KSRC does not exist"
+	[[ -f "$ksrc/Makefile" && -d "$ksrc/arch/x86" ]] ||
+		die "FSITER_KSRC=$ksrc is not a kernel source tree"
+	id=$(printf '%s\n' "$ksrc" "$debug" | sha256sum | cut -c1-16)
+	key="ksrc-$id"
+	objdir="$cache_base/ksrc-obj/$id"
 else
-    key=$(manifest | sha256sum | cut -c1-64)
+	key=$(manifest | sha256sum | cut -c1-64)
 fi
 entry="$cache_root/$key"
 
 if [[ $print_dir -eq 1 ]]; then
-    echo "$entry"
-    complete_entry "$entry" || { log "not built yet: $entry"; exit 1; }
-    exit 0
+	echo "$entry"
+	complete_entry "$entry" || { log "not built yet: $entry"; exit 1; }
+	exit 0
 fi
 
 fast_path() {
-    if [[ -z "${FSITER_KSRC:-}" ]] && complete_entry "$entry"; then
-        touch "$entry"      # most recently used: survives pruning
-        log "cached: $entry"
-        echo "$entry"
-        exit 0
-    fi
+	if [[ -z "${FSITER_KSRC:-}" ]] && complete_entry "$entry"; then
+		touch "$entry"      # most recently used: survives pruning
+		log "cached: $entry"
+		echo "$entry"
+		exit 0
+	fi
 }
 fast_path
 
@@ -156,8 +156,8 @@ fast_path
 mkdir -p "$cache_root"
 exec 9>"$cache_root/.lock"
 if ! flock -n 9; then
-    log "waiting for another kernel build to finish (lock $cache_root/.lock)"
-    flock 9
+	log "waiting for another kernel build to finish (lock $cache_root/.lock)"
+	flock 9
 fi
 fast_path   # built by whoever held the lock?
 
@@ -176,64 +176,64 @@ mkdir -p "$out"
 start=$SECONDS
 
 if [[ -z "${FSITER_KSRC:-}" ]]; then
-    # Snapshot the inputs (see read_series above), then re-key.
-    mkdir -p "$tmp/inputs/patches" "$tmp/inputs/config"
-    cp "${fragments[@]}" "$check_fragment" "$tmp/inputs/config/"
-    for i in "${!fragments[@]}"; do
-        fragments[i]="$tmp/inputs/config/${fragments[i]##*/}"
-    done
-    check_fragment="$tmp/inputs/config/${check_fragment##*/}"
-    if [[ -f "$series" ]]; then
-        cp "$series" "$tmp/inputs/patches/series"
-        series="$tmp/inputs/patches/series"
-        read_series
-        for p in "${patches[@]}"; do
-            cp "$patch_dir/$p" "$tmp/inputs/patches/$p"
-        done
-        patch_dir="$tmp/inputs/patches"
-    fi
-    key=$(manifest | sha256sum | cut -c1-64)
-    entry="$cache_root/$key"
-    fast_path
+	# Snapshot the inputs (see read_series above), then re-key.
+	mkdir -p "$tmp/inputs/patches" "$tmp/inputs/config"
+	cp "${fragments[@]}" "$check_fragment" "$tmp/inputs/config/"
+	for i in "${!fragments[@]}"; do
+		fragments[i]="$tmp/inputs/config/${fragments[i]##*/}"
+	done
+	check_fragment="$tmp/inputs/config/${check_fragment##*/}"
+	if [[ -f "$series" ]]; then
+		cp "$series" "$tmp/inputs/patches/series"
+		series="$tmp/inputs/patches/series"
+		read_series
+		for p in "${patches[@]}"; do
+			cp "$patch_dir/$p" "$tmp/inputs/patches/$p"
+		done
+		patch_dir="$tmp/inputs/patches"
+	fi
+	key=$(manifest | sha256sum | cut -c1-64)
+	entry="$cache_root/$key"
+	fast_path
 fi
 
 export KBUILD_BUILD_USER=fsiter KBUILD_BUILD_HOST=fsiter-pin
 
 if [[ -n "${FSITER_KSRC:-}" ]]; then
-    src="$ksrc"
-    mkdir -p "$objdir"
-    mk=(make -C "$src" O="$objdir")
-    log "developer build of $src (objects in $objdir)"
+	src="$ksrc"
+	mkdir -p "$objdir"
+	mk=(make -C "$src" O="$objdir")
+	log "developer build of $src (objects in $objdir)"
 else
-    src="$tmp/src"
-    objdir="$src"
-    mk=(make -C "$src")
-    [[ -f "$tarball" ]] || die "$tarball missing (package linux-source-6.1)"
-    log "building kernel $key"
-    log "unpacking $tarball"
-    mkdir -p "$src"
-    tar -xJf "$tarball" -C "$src" --strip-components=1
-    for p in "${patches[@]}"; do
-        log "applying $p"
-        if ! patch -d "$src" -p1 --forward --batch -i "$patch_dir/$p" \
-            >"$tmp/patch.out" 2>&1; then
-            cat "$tmp/patch.out" >&2
-            die "patch $p does not apply (kernel/patches/$p)"
-        fi
-    done
-    [[ ${#patches[@]} -gt 0 ]] || log "no patches (kernel/patches/series absent or empty)"
+	src="$tmp/src"
+	objdir="$src"
+	mk=(make -C "$src")
+	[[ -f "$tarball" ]] || die "$tarball missing (package linux-source-6.1)"
+	log "building kernel $key"
+	log "unpacking $tarball"
+	mkdir -p "$src"
+	tar -xJf "$tarball" -C "$src" --strip-components=1
+	for p in "${patches[@]}"; do
+		log "applying $p"
+		if ! patch -d "$src" -p1 --forward --batch -i "$patch_dir/$p" \
+			>"$tmp/patch.out" 2>&1; then
+			cat "$tmp/patch.out" >&2
+			die "patch $p does not apply (kernel/patches/$p)"
+		fi
+	done
+	[[ ${#patches[@]} -gt 0 ]] || log "no patches (kernel/patches/series absent or empty)"
 fi
 
 # run_make LABEL ARGS...: make with output to the build log; tail on failure.
 run_make() {
-    local label=$1
-    shift
-    # 9>&-: make's children must not inherit (and so hold) the build lock.
-    if ! "${mk[@]}" "$@" >>"$buildlog" 2>&1 9>&-; then
-        tail -n 60 "$buildlog" >&2
-        cp "$buildlog" "$cache_root/last-failed-build.log" 2>/dev/null || true
-        die "$label failed (last lines above; full log: $cache_root/last-failed-build.log)"
-    fi
+	local label=$1
+	shift
+	# 9>&-: make's children must not inherit (and so hold) the build lock.
+	if ! "${mk[@]}" "$@" >>"$buildlog" 2>&1 9>&-; then
+		tail -n 60 "$buildlog" >&2
+		cp "$buildlog" "$cache_root/last-failed-build.log" 2>/dev/null || true
+		die "$label failed (last lines above; full log: $cache_root/last-failed-build.log)"
+	fi
 }
 
 # check_config CONFIG FRAGMENT...: fails, naming them, if olddefconfig
@@ -242,26 +242,26 @@ run_make() {
 . "$repo/scripts/lib-kconfig.sh"
 
 configure() {
-    log "configuring: tinyconfig + ${fragments[*]##*/}"
-    run_make "make tinyconfig" tinyconfig
-    if ! "$src/scripts/kconfig/merge_config.sh" -m -O "$objdir" "$objdir/.config" \
-        "${fragments[@]}" >>"$buildlog" 2>&1; then
-        tail -n 30 "$buildlog" >&2
-        die "merge_config.sh failed"
-    fi
-    run_make "make olddefconfig" olddefconfig
-    check_config "$objdir/.config" "${fragments[@]}" ||
-        die "kernel config: fragment options dropped (missing dependencies?)"
+	log "configuring: tinyconfig + ${fragments[*]##*/}"
+	run_make "make tinyconfig" tinyconfig
+	if ! "$src/scripts/kconfig/merge_config.sh" -m -O "$objdir" "$objdir/.config" \
+		"${fragments[@]}" >>"$buildlog" 2>&1; then
+		tail -n 30 "$buildlog" >&2
+		die "merge_config.sh failed"
+	fi
+	run_make "make olddefconfig" olddefconfig
+	check_config "$objdir/.config" "${fragments[@]}" ||
+		die "kernel config: fragment options dropped (missing dependencies?)"
 }
 
 if [[ -n "${FSITER_KSRC:-}" ]]; then
-    cfgkey=$(manifest | sha256sum | cut -c1-64)
-    if [[ ! -f "$objdir/.config" || "$(cat "$objdir/.fsiter-config-key" 2>/dev/null)" != "$cfgkey" ]]; then
-        configure
-        echo "$cfgkey" >"$objdir/.fsiter-config-key"
-    fi
+	cfgkey=$(manifest | sha256sum | cut -c1-64)
+	if [[ ! -f "$objdir/.config" || "$(cat "$objdir/.fsiter-config-key" 2>/dev/null)" != "$cfgkey" ]]; then
+		configure
+		echo "$cfgkey" >"$objdir/.fsiter-config-key"
+	fi
 else
-    configure
+	configure
 fi
 
 log "make -j$(nproc) bzImage (log: $buildlog)"
@@ -269,31 +269,31 @@ run_make "kernel build" -j"$(nproc)" bzImage
 
 # compile_check: the series' files, built without the options they guard.
 compile_check() {
-    local cdir="$tmp/compile-check" mkc
-    mkdir -p "$cdir"
-    mkc=(make -C "$src" O="$cdir")
-    log "compile-only check: ${check_fragment##*/} (${#check_objects[@]} objects)"
-    if ! "${mkc[@]}" tinyconfig >>"$buildlog" 2>&1 9>&- ||
-        ! "$src/scripts/kconfig/merge_config.sh" -m -O "$cdir" "$cdir/.config" \
-            "${fragments[@]}" "$check_fragment" >>"$buildlog" 2>&1 ||
-        ! "${mkc[@]}" olddefconfig >>"$buildlog" 2>&1 9>&-; then
-        tail -n 30 "$buildlog" >&2
-        die "compile-only check: configuring failed"
-    fi
-    check_config "$cdir/.config" "$check_fragment" ||
-        die "compile-only check: the options are still set (selected by others?)"
-    if ! "${mkc[@]}" -j"$(nproc)" "${check_objects[@]}" >>"$buildlog" 2>&1 9>&-; then
-        tail -n 60 "$buildlog" >&2
-        cp "$buildlog" "$cache_root/last-failed-build.log" 2>/dev/null || true
-        die "compile-only check failed (full log: $cache_root/last-failed-build.log)"
-    fi
-    rm -rf "$cdir"
+	local cdir="$tmp/compile-check" mkc
+	mkdir -p "$cdir"
+	mkc=(make -C "$src" O="$cdir")
+	log "compile-only check: ${check_fragment##*/} (${#check_objects[@]} objects)"
+	if ! "${mkc[@]}" tinyconfig >>"$buildlog" 2>&1 9>&- ||
+		! "$src/scripts/kconfig/merge_config.sh" -m -O "$cdir" "$cdir/.config" \
+			"${fragments[@]}" "$check_fragment" >>"$buildlog" 2>&1 ||
+		! "${mkc[@]}" olddefconfig >>"$buildlog" 2>&1 9>&-; then
+		tail -n 30 "$buildlog" >&2
+		die "compile-only check: configuring failed"
+	fi
+	check_config "$cdir/.config" "$check_fragment" ||
+		die "compile-only check: the options are still set (selected by others?)"
+	if ! "${mkc[@]}" -j"$(nproc)" "${check_objects[@]}" >>"$buildlog" 2>&1 9>&-; then
+		tail -n 60 "$buildlog" >&2
+		cp "$buildlog" "$cache_root/last-failed-build.log" 2>/dev/null || true
+		die "compile-only check failed (full log: $cache_root/last-failed-build.log)"
+	fi
+	rm -rf "$cdir"
 }
 compile_check
 
 log "generating vmlinux.h"
 bpftool btf dump file "$objdir/vmlinux" format c >"$out/vmlinux.h" ||
-    die "bpftool btf dump failed (is CONFIG_DEBUG_INFO_BTF in vmlinux?)"
+	die "bpftool btf dump failed (is CONFIG_DEBUG_INFO_BTF in vmlinux?)"
 cp "$objdir/arch/x86/boot/bzImage" "$out/bzImage"
 cp "$objdir/.config" "$out/config"
 cp "$objdir/System.map" "$out/System.map"
@@ -306,15 +306,15 @@ st="$src/tools/testing/selftests/bpf"
 cp "$st/progs/bpf_iter.h" "$out/selftests/progs/"
 shopt -s nullglob
 for f in "$st"/progs/bpf_iter_fs*.c "$st"/prog_tests/bpf_iter_fs*.c; do
-    cp "$f" "$out/selftests/${f#"$st/"}"
+	cp "$f" "$out/selftests/${f#"$st/"}"
 done
 shopt -u nullglob
 "${mk[@]}" -s kernelrelease >"$out/kernelrelease" 2>/dev/null || true
 manifest >"$out/inputs.txt"
 if [[ ${#patches[@]} -gt 0 ]]; then
-    printf '%s\n' "${patches[@]}" >"$out/patches.txt"
+	printf '%s\n' "${patches[@]}" >"$out/patches.txt"
 else
-    : >"$out/patches.txt"
+	: >"$out/patches.txt"
 fi
 gzip -c "$buildlog" >"$out/build.log.gz"
 
@@ -324,11 +324,11 @@ log "built $(cat "$entry/kernelrelease" 2>/dev/null) in $((SECONDS - start))s: $
 
 # Keep the most recently used entries only.
 find "$cache_root" -mindepth 1 -maxdepth 1 -type d ! -name 'tmp.*' -printf '%T@ %p\n' |
-    sort -rn | tail -n +$((keep_entries + 1)) | cut -d' ' -f2- |
-    while IFS= read -r old; do
-        log "pruning old cache entry $old"
-        rm -rf "$old"
-    done
+	sort -rn | tail -n +$((keep_entries + 1)) | cut -d' ' -f2- |
+	while IFS= read -r old; do
+		log "pruning old cache entry $old"
+		rm -rf "$old"
+	done
 
 echo "$entry"
 exit

@@ -56,15 +56,15 @@ config=debian
 config_only=0
 out=
 while [[ $# -gt 0 ]]; do
-    case "$1" in
-        --kernel) [[ $# -ge 2 ]] || usage; kver=$2; shift ;;
-        --config) [[ $# -ge 2 ]] || usage; config=$2; shift ;;
-        --config-only) config_only=1 ;;
-        --out) [[ $# -ge 2 ]] || usage; out=$2; shift ;;
-        -h | --help) usage ;;
-        *) log "unknown argument: $1"; usage ;;
-    esac
-    shift
+	case "$1" in
+		--kernel) [[ $# -ge 2 ]] || usage; kver=$2; shift ;;
+		--config) [[ $# -ge 2 ]] || usage; config=$2; shift ;;
+		--config-only) config_only=1 ;;
+		--out) [[ $# -ge 2 ]] || usage; out=$2; shift ;;
+		-h | --help) usage ;;
+		*) log "unknown argument: $1"; usage ;;
+	esac
+	shift
 done
 case "$kver" in 6.1 | 6.12) ;; *) die "--kernel $kver: expected 6.1 or 6.12" ;; esac
 case "$config" in debian | test) ;; *) die "--config $config: expected debian or test" ;; esac
@@ -79,28 +79,28 @@ debian_config=/usr/src/linux-config-$kver/config.amd64_none_amd64.xz
 # for 6.1 (the layout before there was a second kernel).
 patch_dir=
 if [[ -f "$repo/kernel/patches/$kver/series" ]]; then
-    patch_dir="$repo/kernel/patches/$kver"
+	patch_dir="$repo/kernel/patches/$kver"
 elif [[ $kver == 6.1 && -f "$repo/kernel/patches/series" ]]; then
-    patch_dir="$repo/kernel/patches"
+	patch_dir="$repo/kernel/patches"
 fi
 patches=()
 if [[ -n "$patch_dir" ]]; then
-    # quilt format: one patch per line, "#" comments, an optional -p1.
-    while IFS= read -r line || [[ -n "$line" ]]; do
-        line=${line%%#*}
-        read -r name opt extra <<<"$line" || true
-        [[ -n "${name:-}" ]] || continue
-        [[ -z "${extra:-}" && ( -z "${opt:-}" || "$opt" == -p1 ) ]] ||
-            die "$patch_dir/series: unsupported line: $line"
-        [[ -f "$patch_dir/$name" ]] || die "$patch_dir/series lists $name, which does not exist"
-        patches+=("$patch_dir/$name")
-    done <"$patch_dir/series"
+	# quilt format: one patch per line, "#" comments, an optional -p1.
+	while IFS= read -r line || [[ -n "$line" ]]; do
+		line=${line%%#*}
+		read -r name opt extra <<<"$line" || true
+		[[ -n "${name:-}" ]] || continue
+		[[ -z "${extra:-}" && ( -z "${opt:-}" || "$opt" == -p1 ) ]] ||
+			die "$patch_dir/series: unsupported line: $line"
+		[[ -f "$patch_dir/$name" ]] || die "$patch_dir/series lists $name, which does not exist"
+		patches+=("$patch_dir/$name")
+	done <"$patch_dir/series"
 fi
 if [[ ${#patches[@]} -eq 0 ]]; then
-    if [[ $config_only -eq 0 ]]; then
-        die "no fsiter-pin series for Linux $kver (kernel/patches/$kver/series): nothing to package; --config-only checks the config alone"
-    fi
-    log "no fsiter-pin series for Linux $kver (kernel/patches/$kver/series): checking the config WITHOUT the series"
+	if [[ $config_only -eq 0 ]]; then
+		die "no fsiter-pin series for Linux $kver (kernel/patches/$kver/series): nothing to package; --config-only checks the config alone"
+	fi
+	log "no fsiter-pin series for Linux $kver (kernel/patches/$kver/series): checking the config WITHOUT the series"
 fi
 
 # --- Packages: what kernel/build.sh needs, this source, Debian's config,
@@ -112,7 +112,7 @@ pkgs=("linux-source-$kver")
 "$repo/scripts/deps.sh" --kernel "${pkgs[@]}"
 [[ -f "$tarball" ]] || die "$tarball missing (package linux-source-$kver)"
 if [[ $config == debian ]]; then
-    [[ -f "$debian_config" ]] || die "$debian_config missing (package linux-config-$kver)"
+	[[ -f "$debian_config" ]] || die "$debian_config missing (package linux-config-$kver)"
 fi
 
 out=${out:-${FSITER_CACHE:-/var/cache/fsiter-pin}/kernel-deb/$kver-$config}
@@ -128,66 +128,66 @@ start=$SECONDS
 
 # run LABEL CMD...: CMD's output to the build log; its tail on failure.
 run() {
-    local label=$1
-    shift
-    if ! "$@" >>"$buildlog" 2>&1; then
-        tail -n 40 "$buildlog" >&2
-        die "$label failed (last lines above; full log: $buildlog)"
-    fi
+	local label=$1
+	shift
+	if ! "$@" >>"$buildlog" 2>&1; then
+		tail -n 40 "$buildlog" >&2
+		die "$label failed (last lines above; full log: $buildlog)"
+	fi
 }
 
 log "unpacking $tarball"
 mkdir -p "$src"
 tar -xJf "$tarball" -C "$src" --strip-components=1
 for p in "${patches[@]}"; do
-    log "applying ${p#"$repo/"}"
-    run "patch ${p##*/}" patch -d "$src" -p1 --forward --batch -i "$p"
+	log "applying ${p#"$repo/"}"
+	run "patch ${p##*/}" patch -d "$src" -p1 --forward --batch -i "$p"
 done
 
 export KBUILD_BUILD_USER=fsiter KBUILD_BUILD_HOST=fsiter-pin
 mk=(make -C "$src")
 frag="$out/fragment.config"
 if [[ $config == debian ]]; then
-    log "configuring: Debian's $debian_config + fsiter.config without the test-VM options"
-    xz -dc "$debian_config" >"$src/.config"
-    cp "$src/.config" "$out/config.debian"
-    grep -Ev "^(# )?($test_vm_only)[= ]" "$fragment" >"$frag"
-    grep -E "^(# )?($test_vm_only)[= ]" "$fragment" | sed 's/^/  not merged (test VM only): /' >&2 || true
+	log "configuring: Debian's $debian_config + fsiter.config without the test-VM options"
+	xz -dc "$debian_config" >"$src/.config"
+	cp "$src/.config" "$out/config.debian"
+	grep -Ev "^(# )?($test_vm_only)[= ]" "$fragment" >"$frag"
+	grep -E "^(# )?($test_vm_only)[= ]" "$fragment" | sed 's/^/  not merged (test VM only): /' >&2 || true
 else
-    log "configuring: tinyconfig + fsiter.config"
-    cp "$fragment" "$frag"
-    run "make tinyconfig" "${mk[@]}" tinyconfig
+	log "configuring: tinyconfig + fsiter.config"
+	cp "$fragment" "$frag"
+	run "make tinyconfig" "${mk[@]}" tinyconfig
 fi
 run "merge_config.sh" "$src/scripts/kconfig/merge_config.sh" -m -O "$src" "$src/.config" "$frag"
 run "make olddefconfig" "${mk[@]}" olddefconfig
 cp "$src/.config" "$out/config"
 check_config "$out/config" "$frag" ||
-    die "kernel config: fragment options dropped (missing dependencies?)"
+	die "kernel config: fragment options dropped (missing dependencies?)"
 log "config checked: every option of the fragment is kept (${#patches[@]} patches applied)"
 if [[ $config == debian ]]; then
-    # What the fragment changes in Debian's config, for the record.
-    changed=()
-    while IFS= read -r sym; do
-        before=$(grep -E "^$sym=|^# $sym is not set\$" "$out/config.debian" || true)
-        after=$(grep -E "^$sym=|^# $sym is not set\$" "$out/config" || true)
-        [[ "$before" == "$after" ]] || changed+=("  ${before:-(absent)} -> ${after:-(absent)}")
-    done < <(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)( is not set|=).*/\2/p' "$frag" | sort -u)
-    log "the fragment changes ${#changed[@]} options of Debian's config:"
-    [[ ${#changed[@]} -eq 0 ]] || printf '%s\n' "${changed[@]}" >&2
+	# What the fragment changes in Debian's config, for the record.
+	changed=()
+	while IFS= read -r sym; do
+		before=$(grep -E "^$sym=|^# $sym is not set\$" "$out/config.debian" || true)
+		after=$(grep -E "^$sym=|^# $sym is not set\$" "$out/config" || true)
+		[[ "$before" == "$after" ]] || changed+=("  ${before:-(absent)} -> ${after:-(absent)}")
+	done < <(sed -nE 's/^(# )?(CONFIG_[A-Za-z0-9_]+)( is not set|=).*/\2/p' "$frag" | sort -u)
+	log "the fragment changes ${#changed[@]} options of Debian's config:"
+	[[ ${#changed[@]} -eq 0 ]] || printf '%s\n' "${changed[@]}" >&2
 fi
 
 if [[ $config_only -eq 1 ]]; then
-    rm -rf "$src"   # 1.5 GiB that only a build needs
-    log "--config-only: done in $((SECONDS - start))s: $out/config"
-    echo "$out"
-    exit 0
+	rm -rf "$src"   # 1.5 GiB that only a build needs
+	log "--config-only: done in $((SECONDS - start))s: $out/config"
+	echo "$out"
+	exit 0
 fi
 
 log "make -j$(nproc) bindeb-pkg (log: $buildlog)"
 run "make bindeb-pkg" "${mk[@]}" -j"$(nproc)" bindeb-pkg
 log "generating vmlinux.h"
 bpftool btf dump file "$src/vmlinux" format c >"$out/vmlinux.h" ||
-    die "bpftool btf dump failed (is CONFIG_DEBUG_INFO_BTF in vmlinux?)"
+	die "bpftool btf dump failed (is CONFIG_DEBUG_INFO_BTF in vmlinux?)"
 "${mk[@]}" -s kernelrelease >"$out/kernelrelease" 2>/dev/null || true
 shopt -s nullglob
 debs=("$out"/*.deb)
