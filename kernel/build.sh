@@ -12,7 +12,7 @@
 # last line of stdout; everything else goes to stderr:
 #   kdir=$(kernel/build.sh | tail -1)
 #
-# Then it compiles the files the series touches once more, in a second
+# Before the build it compiles the files the series touches, in a second
 # tree configured with kernel/config/compile-check.config merged last (no
 # POSIX ACLs, no fsnotify): the series must build without them too.
 #
@@ -254,20 +254,9 @@ configure() {
 		die "kernel config: fragment options dropped (missing dependencies?)"
 }
 
-if [[ -n "${FSITER_KSRC:-}" ]]; then
-	cfgkey=$(manifest | sha256sum | cut -c1-64)
-	if [[ ! -f "$objdir/.config" || "$(cat "$objdir/.fsiter-config-key" 2>/dev/null)" != "$cfgkey" ]]; then
-		configure
-		echo "$cfgkey" >"$objdir/.fsiter-config-key"
-	fi
-else
-	configure
-fi
-
-log "make -j$(nproc) bzImage (log: $buildlog)"
-run_make "kernel build" -j"$(nproc)" bzImage
-
-# compile_check: the series' files, built without the options they guard.
+# compile_check: the series' files, built without the options they guard,
+# in a tree of their own (O=). Done before the main build, while the
+# source tree is still clean: an in-tree build would make kbuild refuse O=.
 compile_check() {
 	local cdir="$tmp/compile-check" mkc
 	mkdir -p "$cdir"
@@ -290,6 +279,20 @@ compile_check() {
 	rm -rf "$cdir"
 }
 compile_check
+
+if [[ -n "${FSITER_KSRC:-}" ]]; then
+	cfgkey=$(manifest | sha256sum | cut -c1-64)
+	if [[ ! -f "$objdir/.config" || "$(cat "$objdir/.fsiter-config-key" 2>/dev/null)" != "$cfgkey" ]]; then
+		configure
+		echo "$cfgkey" >"$objdir/.fsiter-config-key"
+	fi
+else
+	configure
+fi
+
+log "make -j$(nproc) bzImage (log: $buildlog)"
+run_make "kernel build" -j"$(nproc)" bzImage
+
 
 log "generating vmlinux.h"
 bpftool btf dump file "$objdir/vmlinux" format c >"$out/vmlinux.h" ||
