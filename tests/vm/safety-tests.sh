@@ -113,10 +113,9 @@ test_sparse_read() {
 	echo "== a huge sparse file, read in one go"
 	sp=/tmp/st-sparse
 	truncate -s 1T $sp
-	python3 -c 'import os, sys
-	fd = os.open(sys.argv[1], os.O_WRONLY)
-	for i in range(4096):
-	    os.pwrite(fd, b"x", i << 28)' $sp
+	# One byte every 256 MiB: 4096 cached pages spread over 1 TiB.
+	python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_WRONLY); [os.pwrite(fd, b"x", i << 28) for i in range(4096)]' $sp
+	check "1 TiB sparse: written" test "$(fincore --noheadings --raw --output PAGES $sp)" -eq 4096
 	out=$(view inode $sp); rc=$?
 	check_eq "1 TiB sparse: read ends (exit)" "$rc" 0
 	check_eq "1 TiB sparse: every folio listed" "$(grep -c '^folio ' <<<"$out")" 4096
