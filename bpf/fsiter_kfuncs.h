@@ -20,11 +20,6 @@ extern long bpf_filemap_get_folios(struct inode *inode, unsigned long from,
 				   unsigned long last,
 				   struct bpf_filemap_folio *folios,
 				   __u32 folios__sz) __ksym;
-/*
- * 0 if the reader may see the page cache: it owns the file or may write
- * it (mincore's rule), or the link exposes it. The kernel decides it.
- */
-extern int bpf_filemap_may_observe(struct inode *inode) __ksym;
 
 /*
  * The line a view prints instead of page-cache state that its reader may
