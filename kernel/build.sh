@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Build the fsiter-pin test kernel (Debian linux-source-6.1 + kernel/patches).
+# Build the fsiter-pin test kernel: Debian's linux-source-VER with the series
+# kernel/patches/VER/.
 #
-#   kernel/build.sh [--debug] [--print-dir]
+#   kernel/build.sh [--kernel 6.1|6.12] [--debug] [--print-dir]
 #
+#   --kernel VER which kernel: 6.1 (the default) or 6.12, each with its own
+#                series and its own cache key
 #   --debug      also merge kernel/config/debug.config (KASAN, kmemleak)
 #   --print-dir  print the cache dir for the current inputs and exit without
 #                building: exit 0 if it is built, 1 if not
@@ -16,8 +19,8 @@
 # tree configured with kernel/config/compile-check.config merged last (no
 # POSIX ACLs, no fsnotify): the series must build without them too.
 #
-# The cache key is the sha256 of: kernel/patches/series and the patches it
-# lists, the config fragments, the linux-source-6.1 package version, the
+# The cache key is the sha256 of: kernel/patches/VER/series and the patches
+# it lists, the config fragments, the linux-source-VER package version, the
 # gcc/pahole/bpftool versions and this script. Cached builds return at once.
 #
 # Environment:
@@ -38,9 +41,7 @@ repo=$(cd "$kernel_dir/.." && pwd)
 self="$kernel_dir/build.sh"
 cache_base=${FSITER_CACHE:-/var/cache/fsiter-pin}
 cache_root="$cache_base/kernel"
-keep_entries=3
-tarball=/usr/src/linux-source-6.1.tar.xz
-series="$kernel_dir/patches/series"
+keep_entries=4
 
 log() { printf '%s: %s\n' "$prog" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -49,14 +50,27 @@ usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$sel
 
 debug=0
 print_dir=0
-for arg in "$@"; do
-	case "$arg" in
+kver=6.1
+while [[ $# -gt 0 ]]; do
+	case "$1" in
+		--kernel)
+			[[ $# -ge 2 ]] || { log "--kernel needs a version (6.1 or 6.12)"; usage; }
+			kver=$2
+			shift ;;
+		--kernel=*) kver=${1#--kernel=} ;;
 		--debug) debug=1 ;;
 		--print-dir) print_dir=1 ;;
 		-h | --help) usage ;;
-		*) log "unknown argument: $arg"; usage ;;
+		*) log "unknown argument: $1"; usage ;;
 	esac
+	shift
 done
+case "$kver" in
+	6.1 | 6.12) ;;
+	*) die "--kernel $kver: unsupported version (6.1 or 6.12)" ;;
+esac
+tarball=/usr/src/linux-source-$kver.tar.xz
+series="$kernel_dir/patches/$kver/series"
 
 if [[ $print_dir -eq 0 ]]; then
 	"$repo/scripts/deps.sh" --kernel
@@ -68,15 +82,17 @@ self_sha=$(sha "$self")
 # --- Inputs. Once the build lock is held they are copied into the build
 # dir and the key is computed again from the copies: a patch edited during
 # a (long) build cannot end up under a key that doesn't describe it.
-patch_dir="$kernel_dir/patches"
+patch_dir="$kernel_dir/patches/$kver"
 fragments=("$kernel_dir/config/fsiter.config")
 [[ $debug -eq 1 ]] && fragments+=("$kernel_dir/config/debug.config")
 check_fragment="$kernel_dir/config/compile-check.config"
 # The objects of the files the series changes, for the compile-only check.
 check_objects=(
 	fs/bpf_fs_iter.o fs/fs_pin.o fs/namespace.o kernel/bpf/bpf_iter.o
-	kernel/bpf/btf.o kernel/bpf/inode.o kernel/bpf/verifier.o mm/filemap.o
+	kernel/bpf/inode.o mm/filemap.o
 )
+# 6.1 lacks the kfunc filter and trusted context arguments: its series adds them.
+[[ $kver == 6.1 ]] && check_objects+=(kernel/bpf/btf.o kernel/bpf/verifier.o)
 
 # read_series: the patches of $series, in order (quilt format: one patch per
 # line, "#" comments, an optional -p1), each checked to exist in $patch_dir.
@@ -89,10 +105,10 @@ read_series() {
 		read -r name opt extra <<<"$line" || true
 		[[ -n "${name:-}" ]] || continue
 		if [[ -n "${extra:-}" || ( -n "${opt:-}" && "$opt" != -p1 ) ]]; then
-			die "kernel/patches/series: unsupported line: $line"
+			die "kernel/patches/$kver/series: unsupported line: $line"
 		fi
 		[[ -f "$patch_dir/$name" ]] ||
-			die "kernel/patches/series lists $name, which does not exist"
+			die "kernel/patches/$kver/series lists $name, which does not exist"
 		patches+=("$name")
 	done <"$series"
 }
@@ -102,7 +118,7 @@ read_series
 tool_version() { "$@" 2>/dev/null | head -n1 || true; }
 manifest() {
 	echo "fsiter-pin kernel build inputs"
-	echo "linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo none)"
+	echo "linux-source-$kver $(dpkg-query -W -f='${Version}' "linux-source-$kver" 2>/dev/null || echo none)"
 	echo "gcc $(tool_version gcc -dumpfullversion)"
 	echo "pahole $(tool_version pahole --version)"
 	echo "bpftool $(tool_version bpftool version)"
@@ -208,7 +224,7 @@ else
 	src="$tmp/src"
 	objdir="$src"
 	mk=(make -C "$src")
-	[[ -f "$tarball" ]] || die "$tarball missing (package linux-source-6.1)"
+	[[ -f "$tarball" ]] || die "$tarball missing (package linux-source-$kver)"
 	log "building kernel $key"
 	log "unpacking $tarball"
 	mkdir -p "$src"
@@ -218,10 +234,10 @@ else
 		if ! patch -d "$src" -p1 --forward --batch -i "$patch_dir/$p" \
 			>"$tmp/patch.out" 2>&1; then
 			cat "$tmp/patch.out" >&2
-			die "patch $p does not apply (kernel/patches/$p)"
+			die "patch $p does not apply (kernel/patches/$kver/$p)"
 		fi
 	done
-	[[ ${#patches[@]} -gt 0 ]] || log "no patches (kernel/patches/series absent or empty)"
+	[[ ${#patches[@]} -gt 0 ]] || log "no patches (kernel/patches/$kver/series absent or empty)"
 fi
 
 # run_make LABEL ARGS...: make with output to the build log; tail on failure.
@@ -307,6 +323,8 @@ mkdir -p "$out/include/linux" "$out/selftests/progs" "$out/selftests/prog_tests"
 cp "$src/tools/include/uapi/linux/bpf.h" "$out/include/linux/bpf.h"
 st="$src/tools/testing/selftests/bpf"
 cp "$st/progs/bpf_iter.h" "$out/selftests/progs/"
+# __failure and __msg of the verifier tests (RUN_TESTS), where the kernel has them.
+[[ ! -f "$st/progs/bpf_misc.h" ]] || cp "$st/progs/bpf_misc.h" "$out/selftests/progs/"
 shopt -s nullglob
 for f in "$st"/progs/bpf_iter_fs*.c "$st"/prog_tests/bpf_iter_fs*.c; do
 	cp "$f" "$out/selftests/${f#"$st/"}"

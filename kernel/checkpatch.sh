@@ -1,24 +1,35 @@
 #!/bin/bash
-# Runs scripts/checkpatch.pl --strict, from Debian's linux-source-6.1, on
-# every patch of kernel/patches/series. Exits non-zero if any patch has an
-# error, a warning or a check.
+# Runs scripts/checkpatch.pl --strict on every patch of both series,
+# kernel/patches/6.1/series with 6.1's checkpatch and
+# kernel/patches/6.12/series with 6.12's. Exits non-zero if any patch has
+# an error, a warning or a check.
+#
+#   kernel/checkpatch.sh [6.1|6.12]...   (default: both)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/scripts/deps.sh" linux-source-6.1 perl xz-utils >&2
-tarball=/usr/src/linux-source-6.1.tar.xz
+versions=("$@")
+if [[ ${#versions[@]} -eq 0 ]]; then
+	for v in 6.1 6.12; do
+		[[ -f "$top/kernel/patches/$v/series" ]] && versions+=("$v")
+	done
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-tar -xJf "$tarball" -C "$work" --wildcards --strip-components=1 \
-	'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-	'*/scripts/const_structs.checkpatch'
 rc=0
-while read -r p; do
-	[[ -z $p || $p == \#* ]] && continue
-	if out=$(perl "$work/scripts/checkpatch.pl" --strict --no-tree --terse \
-		--show-types "$top/kernel/patches/$p"); then
-		echo "checkpatch: $p: clean"
-	else
-		echo "checkpatch: $p:"; echo "$out"; rc=1
-	fi
-done <"$top/kernel/patches/series"
+for v in "${versions[@]}"; do
+	"$top/scripts/deps.sh" "linux-source-$v" perl xz-utils >&2
+	mkdir -p "$work/$v"
+	tar -xJf "/usr/src/linux-source-$v.tar.xz" -C "$work/$v" --wildcards \
+		--strip-components=1 '*/scripts/checkpatch.pl' \
+		'*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch'
+	while read -r p; do
+		[[ -z $p || $p == \#* ]] && continue
+		if out=$(perl "$work/$v/scripts/checkpatch.pl" --strict --no-tree \
+			--terse --show-types "$top/kernel/patches/$v/$p"); then
+			echo "checkpatch: $v/$p: clean"
+		else
+			echo "checkpatch: $v/$p:"; echo "$out"; rc=1
+		fi
+	done <"$top/kernel/patches/$v/series"
+done
 exit $rc

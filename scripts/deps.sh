@@ -14,10 +14,13 @@ set -euo pipefail
 prog=deps.sh
 
 # Kernel build: compiler and kbuild tools, objtool (libelf), pahole for BTF
-# (dwarves), the source tarball, bpftool for vmlinux.h, flock (util-linux).
+# (dwarves), the source tarballs of both kernels, Debian's 6.12 config
+# (scripts/kernel-deb.sh --config debian), bpftool for vmlinux.h, flock
+# (util-linux).
 kernel_pkgs=(
 	bc bison build-essential cpio dwarves flex libelf-dev libssl-dev
-	linux-source-6.1 patch xz-utils bpftool util-linux
+	linux-source-6.1 linux-source-6.12 linux-config-6.12 patch xz-utils
+	bpftool util-linux
 )
 
 # VM harness: QEMU (TCG, virtio-9p), and what the guest runs from the host's

@@ -16,7 +16,7 @@
 #                    $FSITER_CACHE/kernel-deb/VER-CONFIG, FSITER_CACHE
 #                    defaulting to /var/cache/fsiter-pin); emptied first
 #
-# The series is kernel/patches/VER/series, or kernel/patches/series for 6.1.
+# The series is kernel/patches/VER/series.
 # A kernel with no series cannot be packaged; --config-only still checks its
 # config, without patches, and says so.
 #
@@ -75,13 +75,10 @@ test_vm_only='CONFIG_NR_CPUS|CONFIG_PROVE_LOCKING|CONFIG_PROVE_RCU|CONFIG_DEBUG_
 tarball=/usr/src/linux-source-$kver.tar.xz
 debian_config=/usr/src/linux-config-$kver/config.amd64_none_amd64.xz
 
-# --- The series: kernel/patches/VER/series, else kernel/patches/series
-# for 6.1 (the layout before there was a second kernel).
+# --- The series: kernel/patches/VER/series.
 patch_dir=
 if [[ -f "$repo/kernel/patches/$kver/series" ]]; then
 	patch_dir="$repo/kernel/patches/$kver"
-elif [[ $kver == 6.1 && -f "$repo/kernel/patches/series" ]]; then
-	patch_dir="$repo/kernel/patches"
 fi
 patches=()
 if [[ -n "$patch_dir" ]]; then
