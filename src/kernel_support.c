@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/xattr.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -8,10 +10,11 @@
 #include "kernel_support.h"
 #include "target_kind.h"
 
-#define PATCH_FS_INODE	"0007-bpf-Introduce-the-fs_inode-iterator.patch"
-#define PATCH_FS_MNT	"0011-bpf-Introduce-the-fs_mnt-iterator.patch"
-#define PATCH_ACL	"0013-bpf-Support-POSIX-ACLs-in-bpffs.patch"
-#define PATCH_FOLIOS	"0014-bpf-Add-bpf_filemap_get_folios-to-list-folios-in-one.patch"
+/* The patches, by subject: the same in the series of every kernel. */
+#define PATCH_FS_INODE	"bpf: Introduce the fs_inode iterator"
+#define PATCH_FS_MNT	"bpf: Introduce the fs_mnt iterator"
+#define PATCH_ACL	"bpf: Support POSIX ACLs in bpffs"
+#define PATCH_FOLIOS	"bpf: Add bpf_filemap_get_folios() to list folios in one walk"
 
 /* A function in BTF: libbpf finds iterator targets as bpf_iter_<target>. */
 static const struct need_func {
@@ -20,9 +23,12 @@ static const struct need_func {
 	const char *what;
 	const char *patch;
 } need_funcs[] = {
-	{ FEAT_FS_INODE, "bpf_iter_fs_inode", "the iter/fs_inode target", PATCH_FS_INODE },
-	{ FEAT_FOLIOS, "bpf_filemap_get_folios", "the one-pass folio walk", PATCH_FOLIOS },
-	{ FEAT_FS_MNT, "bpf_iter_fs_mnt", "the iter/fs_mnt target", PATCH_FS_MNT },
+	{ FEAT_FS_INODE, "bpf_iter_fs_inode",
+	  "the iter/fs_inode target (no bpf_iter_fs_inode in its BTF)", PATCH_FS_INODE },
+	{ FEAT_FOLIOS, "bpf_filemap_get_folios",
+	  "the one-pass folio walk (no bpf_filemap_get_folios in its BTF)", PATCH_FOLIOS },
+	{ FEAT_FS_MNT, "bpf_iter_fs_mnt",
+	  "the iter/fs_mnt target (no bpf_iter_fs_mnt in its BTF)", PATCH_FS_MNT },
 };
 
 /*
@@ -91,7 +97,65 @@ static bool has_fs_link_info(const struct btf *btf, const char *member)
 	return false;
 }
 
-int kernel_check_views(const bool used[VIEW_COUNT])
+static void add_missing(struct kernel_missing *km, const char *what,
+			const char *patch)
+{
+	size_t i;
+
+	if (km->nr == KERNEL_MISSING_MAX)
+		return;
+	km->what[km->nr++] = what;
+	for (i = 0; i < km->nr_patches; i++)
+		if (!strcmp(km->patches[i], patch))
+			return;
+	km->patches[km->nr_patches++] = patch;
+}
+
+/* kernel/patches/<major.minor>/ for the running kernel, if we have one. */
+static const char *series_dir(char *buf, size_t size)
+{
+	static const char *const versions[] = { "6.1", "6.12" };
+	struct utsname u;
+	size_t n;
+
+	if (uname(&u) < 0)
+		return NULL;
+	for (size_t i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+		n = strlen(versions[i]);
+		if (!strncmp(u.release, versions[i], n) && u.release[n] == '.') {
+			snprintf(buf, size, "kernel/patches/%s/", versions[i]);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+void kernel_report_missing(const struct kernel_missing *km)
+{
+	char list[2048], patches[1024], dir[64];
+	struct utsname u;
+	size_t used = 0, pused = 0;
+
+	if (!km->nr)
+		return;
+	for (size_t i = 0; i < km->nr; i++)
+		used += snprintf(list + used, used < sizeof(list) ? sizeof(list) - used : 0,
+				 "%s%s", i ? "; " : "", km->what[i]);
+	for (size_t i = 0; i < km->nr_patches; i++)
+		pused += snprintf(patches + pused,
+				  pused < sizeof(patches) ? sizeof(patches) - pused : 0,
+				  "%s\"%s\"", i ? ", " : "", km->patches[i]);
+	if (uname(&u) < 0)
+		snprintf(u.release, sizeof(u.release), "?");
+	if (series_dir(dir, sizeof(dir)))
+		err("this kernel (%s) lacks what the policy needs: %s; the patches %s of %s provide it",
+		    u.release, list, patches, dir);
+	else
+		err("this kernel (%s) lacks what the policy needs: %s; the patches %s provide it, in the series for Linux 6.1 or 6.12 (kernel/patches/6.1/, kernel/patches/6.12/)",
+		    u.release, list, patches);
+}
+
+int kernel_check_views(const bool used[VIEW_COUNT], struct kernel_missing *km)
 {
 	unsigned int features = 0;
 	struct btf *btf;
@@ -114,24 +178,24 @@ int kernel_check_views(const bool used[VIEW_COUNT])
 		if (!(features & n->feature) ||
 		    btf__find_by_name_kind(btf, n->func, BTF_KIND_FUNC) >= 0)
 			continue;
-		err("this kernel lacks %s (no %s in its BTF); kernel/patches/%s provides it",
-		    n->what, n->func, n->patch);
+		add_missing(km, n->what, n->patch);
 		ret = -ENOTSUP;
 	}
 	if (!has_fs_link_info(btf, NULL)) {
-		err("this kernel lacks link info for fs iterators (no bpf_link_info.iter.fs in its BTF); kernel/patches/%s provides it",
-		    PATCH_FS_INODE);
+		add_missing(km, "link info for fs iterators (no bpf_link_info.iter.fs in its BTF)",
+			    PATCH_FS_INODE);
 		ret = -ENOTSUP;
 	} else if ((features & FEAT_CACHE_RULE) && !has_fs_link_info(btf, "flags")) {
-		err("this kernel lacks the page-cache rule of fs_inode iterators (no bpf_link_info.iter.fs.flags in its BTF); kernel/patches/%s provides it",
-		    PATCH_FS_INODE);
+		add_missing(km, "the page-cache rule of fs_inode iterators (no bpf_link_info.iter.fs.flags in its BTF)",
+			    PATCH_FS_INODE);
 		ret = -ENOTSUP;
 	}
 	btf__free(btf);
 	return ret;
 }
 
-int kernel_check_bpffs_acl(int dirfd, const char *dir)
+int kernel_check_bpffs_acl(int dirfd, const char *dir,
+			   struct kernel_missing *km)
 {
 	int e;
 
@@ -140,8 +204,8 @@ int kernel_check_bpffs_acl(int dirfd, const char *dir)
 		return 0;
 	e = errno;
 	if (e == EOPNOTSUPP) {
-		err("%s: this bpffs does not support POSIX ACLs, which the policy needs; kernel/patches/%s provides them",
-		    dir, PATCH_ACL);
+		add_missing(km, "POSIX ACLs in bpffs (setfacl on it fails with EOPNOTSUPP)",
+			    PATCH_ACL);
 		return -ENOTSUP;
 	}
 	err("%s: cannot read its ACL: %s", dir, strerror(e));

@@ -33,6 +33,7 @@ static int check_kernel(const struct plan *pl)
 {
 	const struct policy *p = &pl->policy;
 	bool used[VIEW_COUNT] = { false };
+	struct kernel_missing km = { 0 };
 	char dir[PATH_MAX];
 	struct statfs sf;
 	int ret, fd;
@@ -40,21 +41,23 @@ static int check_kernel(const struct plan *pl)
 	for (size_t i = 0; i < p->nr_entries; i++)
 		used[p->entries[i].view->id] = true;
 	/* Both checks run, so one message lists all that is missing. */
-	ret = kernel_check_views(used);
+	ret = kernel_check_views(used, &km);
 	if (pl->mode == PLAN_AUDIT || !needs_acls(p))
-		return ret;
+		goto out;
 	/* The deepest directory of pin-dir that exists, on bpffs. */
 	snprintf(dir, sizeof(dir), "%s", pl->pin_dir);
 	while ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		char *slash = strrchr(dir, '/');
 
 		if (errno != ENOENT || !slash || slash == dir)
-			return ret;	/* dry run without bpffs */
+			goto out;	/* dry run without bpffs */
 		*slash = '\0';
 	}
 	if (!fstatfs(fd, &sf) && (unsigned long)sf.f_type == BPF_FS_MAGIC)
-		ret = kernel_check_bpffs_acl(fd, dir) ?: ret;
+		ret = kernel_check_bpffs_acl(fd, dir, &km) ?: ret;
 	close(fd);
+out:
+	kernel_report_missing(&km);
 	return ret;
 }
 
