@@ -101,4 +101,12 @@ void test__fail(const char *name, const char *fmt, ...)
 	___ok;								\
 })
 
+/*
+ * The verifier tests of a skeleton, as the selftests' test_loader.c runs
+ * them: each program is a subtest, checked against its __failure,
+ * __success and __msg() tags (tests/kernel/test_loader.c).
+ */
+void run_tests_aux(const char *skel, const void *(*elf_bytes)(size_t *sz));
+#define RUN_TESTS(skel) run_tests_aux(#skel, skel##__elf_bytes)
+
 #endif /* FSITER_TEST_PROGS_H */

@@ -20,8 +20,12 @@ fadvise_dontneed() {
 }
 
 test_selftests() {
-	echo "== selftests of the series (prog_tests/bpf_iter_fs_*.c)"
-	if "$build/tests/kernel/test_fs_iters"; then pass "selftests"; else fail "selftests"; fi
+	local ver st
+	ver=$(uname -r | grep -oE '^[0-9]+\.[0-9]+')
+	st=$build/tests/kernel/test_fs_iters-$ver
+	echo "== selftests of the $ver series (prog_tests/bpf_iter_fs_*.c)"
+	[[ -x $st ]] || { fail "no selftests built for Linux $ver ($st)"; return; }
+	if "$st"; then pass "selftests"; else fail "selftests"; fi
 }
 
 test_xfs() {
