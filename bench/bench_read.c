@@ -9,6 +9,12 @@
  *                                      windows, mincore(), count resident
  *   bench_read mountinfo MNTID REPS    read /proc/self/mountinfo, find the
  *                                      line of mount MNTID
+ *   bench_read cachestat FILE REPS     open FILE, cachestat(2) over all of
+ *                                      it, close (Linux 6.5 and later)
+ *   bench_read statmount PATH REPS     statmount(2) of the mount PATH is on,
+ *                                      with what the mount view prints; the
+ *                                      mount's unique id is taken once, with
+ *                                      statx(2), outside the timing (6.8+)
  *
  * Output: "ns MEDIAN bytes N lines N folios N resident N"
  */
@@ -19,8 +25,32 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Debian 12's UAPI headers are 6.1's: no cachestat(2) nor statmount(2). */
+#define NR_cachestat		451
+#define NR_statmount		457
+#define STATX_MNT_ID_UNIQUE	0x00004000U
+/* STATMOUNT_SB_BASIC | _MNT_BASIC | _PROPAGATE_FROM | _MNT_ROOT |
+ * _MNT_POINT | _FS_TYPE: what the mount view shows.
+ */
+#define STATMOUNT_VIEW		0x3fULL
+
+struct cachestat_range_v0 {
+	unsigned long long off, len;
+};
+
+struct cachestat_v0 {
+	unsigned long long nr_cache, nr_dirty, nr_writeback, nr_evicted,
+			   nr_recently_evicted;
+};
+
+struct mnt_id_req_v0 {
+	unsigned int size, spare;
+	unsigned long long mnt_id, param;
+};
 
 #define WINDOW (128UL << 20)	/* util-linux fincore's window: 32768 pages */
 
@@ -100,6 +130,51 @@ static int resident(const char *path, struct result *r)
 	return ret;
 }
 
+static int cachestat_file(const char *path, struct result *r)
+{
+	struct cachestat_range_v0 range = { 0, 0 };	/* 0 length: to the end */
+	struct cachestat_v0 cs;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(NR_cachestat, fd, &range, &cs, 0))
+		ret = -errno;
+	close(fd);
+	memset(r, 0, sizeof(*r));
+	r->resident = cs.nr_cache;
+	return ret;
+}
+
+static int statmount_of(unsigned long long mnt_id, struct result *r)
+{
+	static char buf[1 << 14];
+	struct mnt_id_req_v0 req = {
+		.size = sizeof(req), .mnt_id = mnt_id, .param = STATMOUNT_VIEW,
+	};
+	long n;
+
+	n = syscall(NR_statmount, &req, buf, sizeof(buf), 0);
+	if (n < 0)
+		return -errno;
+	memset(r, 0, sizeof(*r));
+	r->bytes = sizeof(buf);
+	return 0;
+}
+
+static int unique_mnt_id(const char *path, unsigned long long *id)
+{
+	struct statx stx;
+
+	if (statx(AT_FDCWD, path, 0, STATX_MNT_ID_UNIQUE, &stx))
+		return -errno;
+	if (!(stx.stx_mask & STATX_MNT_ID_UNIQUE))
+		return -EOPNOTSUPP;
+	*id = stx.stx_mnt_id;
+	return 0;
+}
+
 static int cmp_ll(const void *a, const void *b)
 {
 	long long x = *(const long long *)a, y = *(const long long *)b;
@@ -110,13 +185,16 @@ static int cmp_ll(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	struct result r = { 0 };
+	unsigned long long mnt_id = 0;
 	long long *t;
 	int reps, ret = 0;
 
 	if (argc != 4 || (reps = atoi(argv[3])) < 1) {
-		fprintf(stderr, "usage: bench_read pin|mincore|mountinfo ARG REPS\n");
+		fprintf(stderr, "usage: bench_read pin|mincore|mountinfo|cachestat|statmount ARG REPS\n");
 		return 2;
 	}
+	if (!strcmp(argv[1], "statmount"))
+		ret = unique_mnt_id(argv[2], &mnt_id);
 	t = calloc(reps, sizeof(*t));
 	for (int i = 0; i < reps && !ret; i++) {
 		long long t0 = now_ns();
@@ -127,6 +205,10 @@ int main(int argc, char **argv)
 			ret = resident(argv[2], &r);
 		else if (!strcmp(argv[1], "mountinfo"))
 			ret = read_all("/proc/self/mountinfo", &r, argv[2]);
+		else if (!strcmp(argv[1], "cachestat"))
+			ret = cachestat_file(argv[2], &r);
+		else if (!strcmp(argv[1], "statmount"))
+			ret = statmount_of(mnt_id, &r);
 		else
 			ret = -EINVAL;
 		t[i] = now_ns() - t0;

@@ -159,6 +159,35 @@ printf 'mount view: %s ms; its line of /proc/self/mountinfo: %s ms (%s lines); r
 	"$(ratio "$(ns <<<"$mv")" "$(ns <<<"$mi")")"
 csv "mount,$(ns <<<"$mv"),$(ns <<<"$mi")"
 
+# cachestat(2) (6.5) and statmount(2) (6.8): on 6.12, the syscalls that do
+# what the cache and mount views do, timed the same way.
+if "$br" statmount $d 1 >/dev/null 2>&1; then
+	echo
+	echo "== the cache view against cachestat(2): open the pin, read, close against open"
+	echo "   the file, cachestat() over all of it, close"
+	printf '%-14s %10s %12s %14s %8s
+' file cached "cache ms" "cachestat ms" ratio
+	for s in 1 64 1024 sparse tera; do
+		reps=$(reps_of $s)
+		reps=$((reps < 11 ? 11 : reps))
+		c=$("$br" pin $pins/c$s $reps)
+		k=$("$br" cachestat "$(file_of $s)" $reps)
+		[[ $(val resident <<<"$k") == $(cat $pins/c$s | val cached) ]] ||
+			echo "  note: cachestat counted $(val resident <<<"$k") pages"
+		printf '%-14s %10s %12s %14s %8s\n' "$(label_of $s)" "$(val resident <<<"$k")" \
+			"$(ms "$(ns <<<"$c")")" "$(ms "$(ns <<<"$k")")" \
+			"$(ratio "$(ns <<<"$c")" "$(ns <<<"$k")")x"
+		csv "cachestat,$s,$(ns <<<"$c"),$(ns <<<"$k")"
+	done
+	echo "(ratio: cache view time / cachestat time)"
+	echo
+	sm=$("$br" statmount $d 51)
+	printf 'mount view: %s ms; statmount(2) of the same mount: %s ms; ratio %sx\n' \
+		"$(ms "$(ns <<<"$mv")")" "$(ms "$(ns <<<"$sm")")" \
+		"$(ratio "$(ns <<<"$mv")" "$(ns <<<"$sm")")"
+	csv "statmount,$(ns <<<"$mv"),$(ns <<<"$sm")"
+fi
+
 echo
 echo "== memory while reading: kernel slab before and after 20 reads of the 1 GiB inode view"
 s0=$(slab_kb)

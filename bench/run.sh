@@ -4,7 +4,10 @@
 # plot the read times to build/bench/reads.png and the cost per folio of
 # the two folio walks to build/bench/walk.png (gnuplot).
 #
-#   bench/run.sh
+#   bench/run.sh [--kernel 6.1|6.12]
+#
+# On 6.12 it also times the cache view against cachestat(2) and the mount
+# view against statmount(2).
 #
 # Times are medians of repeated in-process runs (bench_read), under QEMU
 # TCG: compare the ratios, not the absolute numbers. Nothing here asserts
@@ -15,8 +18,16 @@ cd "$top"
 build=${FSITER_BUILD_DIR:-$top/build}
 out=$build/bench
 
+kver=6.1
+case "${1:-}" in
+	--kernel) kver=${2:?bench/run.sh: --kernel needs 6.1 or 6.12} ;;
+	"") ;;
+	*) echo "bench/run.sh: unknown argument '$1' (usage: bench/run.sh [--kernel 6.1|6.12])" >&2; exit 2 ;;
+esac
+out=$out/$kver
+
 scripts/deps.sh --kernel --vm --build gnuplot-nox
-kdir=$(kernel/build.sh | tail -n1)
+kdir=$(kernel/build.sh --kernel "$kver" | tail -n1)
 cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$kdir" >/dev/null
 cmake --build "$build" -j "$(nproc)" >/dev/null
 mkdir -p "$out"
