@@ -16,8 +16,8 @@
 #                  as /init: it loads them, mounts the host's / over 9p as
 #                  run-vm.sh's kernel command line says, and switch_root's
 #                  into tests/vm/guest-init.sh, as our own kernels boot
-#   kernelrelease, config (Debian's), System.map, inputs.txt (the key's
-#   inputs: packages and versions, script hashes), modules.txt (load order)
+#   kernelrelease, config (Debian's), inputs.txt (the key's inputs:
+#   packages and versions, script hashes), modules.txt (load order)
 # run-vm.sh passes initrd.img with -initrd when the kernel dir has one.
 #
 # Prints the cache directory as the last line of stdout; everything else
@@ -164,15 +164,16 @@ kdirs=("$pkgroot"/lib/modules/*/)
 [[ ${#kdirs[@]} -eq 1 && -d "${kdirs[0]}" ]] || die "$pkg: expected one lib/modules/<release>/ directory"
 kmods=${kdirs[0]%/}
 krel=${kmods##*/}
-for f in "$pkgroot/boot/vmlinuz-$krel" "$pkgroot/boot/config-$krel" "$pkgroot/boot/System.map-$krel"; do
+for f in "$pkgroot/boot/vmlinuz-$krel" "$pkgroot/boot/config-$krel"; do
 	[[ -f "$f" ]] || die "$pkg: no ${f#"$pkgroot"/}"
 done
 
 # --- Modules: dependencies from modules.dep (depmod, as the package's
-# postinst would run it, but on the unpacked tree).
+# postinst would run it, but on the unpacked tree). The package's
+# System.map is a stub (the real one is in the -dbg package): not used.
 if [[ ! -f "$kmods/modules.dep" ]]; then
 	log "depmod -b (the package ships no modules.dep)"
-	depmod -b "$pkgroot" -F "$pkgroot/boot/System.map-$krel" "$krel" ||
+	depmod -b "$pkgroot" "$krel" ||
 		die "depmod failed on $kmods"
 fi
 declare -A dep_of=() path_of=()
@@ -246,7 +247,6 @@ mkdir -p "$out"
 	gzip -9n >"$out/initrd.img" || die "cannot make the initramfs"
 cp "$pkgroot/boot/vmlinuz-$krel" "$out/bzImage"
 cp "$pkgroot/boot/config-$krel" "$out/config"
-cp "$pkgroot/boot/System.map-$krel" "$out/System.map"
 echo "$krel" >"$out/kernelrelease"
 printf '%s\n' "${order[@]}" >"$out/modules.txt"
 manifest >"$out/inputs.txt"
