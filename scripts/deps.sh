@@ -26,10 +26,13 @@ kernel_pkgs=(
 # VM harness: QEMU (TCG, virtio-9p), and what the guest runs from the host's
 # root filesystem: bash, util-linux (mount, setpriv, fincore, losetup,
 # dmesg), xfsprogs, acl, iproute2 (lo), bpftool, python3 (fadvise, madvise),
-# jq (checks fsiter-pin's JSON), udev (udevadm test on our rule).
+# jq (checks fsiter-pin's JSON), udev (udevadm test on our rule). The stock
+# kernel's initramfs (scripts/stock-kernel.sh): cpio, depmod (kmod), and xz
+# and zstd for its modules (busybox-static is downloaded, not installed: it
+# conflicts with busybox).
 vm_pkgs=(
 	qemu-system-x86 bash coreutils util-linux xfsprogs acl iproute2 bpftool
-	python3 jq udev
+	python3 jq udev cpio kmod xz-utils zstd
 )
 
 # usage: the header comment of this file.

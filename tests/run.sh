@@ -67,6 +67,17 @@ step "hostile paths in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 step "concurrent readers under churn, 30 s, in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/stress-tests.sh "$build" 30
 
+# --- A stock kernel: Debian's own 6.12, without the series, downloaded and
+# given an initramfs by scripts/stock-kernel.sh (cached). apply must refuse
+# at once, naming each missing piece (tests/vm/stock-tests.sh).
+stock_kernel_tests() {
+	local skdir
+	skdir=$(scripts/stock-kernel.sh | tail -n1) || return 1
+	tests/vm/run-vm.sh --kernel-dir "$skdir" --timeout 900 -- tests/vm/stock-tests.sh "$build"
+}
+step "stock Debian 6.12 kernel: apply refuses, naming each missing piece" stock_kernel_tests
+# --- End of the stock kernel.
+
 if (( debug )); then
 	dkdir=$(kernel/build.sh --debug | tail -n1) || { echo "run.sh: debug kernel build failed" >&2; exit 1; }
 	step "kernel tests on the KASAN/kmemleak kernel" tests/vm/run-vm.sh --kernel-dir "$dkdir" \

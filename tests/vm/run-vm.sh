@@ -5,7 +5,10 @@
 #   tests/vm/run-vm.sh --kernel-dir DIR [--timeout SEC] [--mem MB] [--cpus N]
 #                      [--disk SIZE] [--log FILE] [--keep] -- CMD [ARGS...]
 #
-#   --kernel-dir DIR  output of kernel/build.sh (DIR/bzImage)
+#   --kernel-dir DIR  output of kernel/build.sh (DIR/bzImage), or of
+#                     scripts/stock-kernel.sh (also DIR/initrd.img, passed
+#                     with -initrd: its /init loads the modules, then boots
+#                     the same guest as below)
 #   --timeout SEC     kill the VM after SEC seconds, exit 124 (default 600)
 #   --mem MB          guest memory (default 4096)
 #   --cpus N          guest CPUs (default 2)
@@ -154,6 +157,7 @@ qemu=(
 	-virtfs "local,path=$(esc "$results"),mount_tag=fsiter-results,security_model=none,multidevs=remap"
 	-device virtio-rng-pci
 )
+[[ ! -f "$kernel_dir/initrd.img" ]] || qemu+=(-initrd "$kernel_dir/initrd.img")
 if [[ -n "$disk" ]]; then
 	truncate -s "$disk" "$tmp/disk.img" || die "--disk $disk: cannot create image"
 	# shellcheck disable=SC2054
