@@ -25,12 +25,15 @@ limit=20
 # the targets of its views (inode, cache: fs_inode; mount: fs_mnt), the
 # cache view's folio walk, the link info, and ACLs for its grants.
 pieces=(
-	"lacks the iter/fs_inode target"
-	"lacks the one-pass folio walk"
-	"lacks the iter/fs_mnt target"
-	"lacks link info for fs iterators"
-	"does not support POSIX ACLs"
+	"the iter/fs_inode target"
+	"the one-pass folio walk"
+	"the iter/fs_mnt target"
+	"link info for fs iterators"
+	"POSIX ACLs in bpffs"
 )
+# The one message that names them all, and where the patches are.
+lacks="lacks what the policy needs: "
+series="of kernel/patches/6.12/ provide it"
 nothing="nothing was changed"
 # A verifier log, or anything else libbpf says while it loads a program.
 dump_re='processed [0-9]+ insns|BEGIN PROG LOAD LOG|^R[0-9]+[ _=]|^[0-9]+: \([0-9a-f]{2}\)|^libbpf: '
@@ -66,6 +69,16 @@ state() {
 	find /sys/fs/bpf -mindepth 1 2>&1
 	ls -A /run/fsiter-pin 2>&1
 }
+# one_line N: the first N pieces are all named in the one line that says
+# what the kernel lacks, which also names this kernel's series.
+one_line() {
+	local line p
+	line=$(grep -F -- "$lacks" <<<"$out") || return 1
+	[[ $(wc -l <<<"$line") == 1 && $line == *"$series"* ]] || return 1
+	for p in "${pieces[@]:0:$1}"; do
+		[[ $line == *"$p"* ]] || return 1
+	done
+}
 # last_is PHRASE: the last line of stderr ends with PHRASE.
 last_is() { [[ $(tail -n1 <<<"$stderr") == *"$1" ]]; }
 # unchanged BEFORE: state is still BEFORE.
@@ -83,6 +96,7 @@ refused() {
 	for p in "${pieces[@]}"; do
 		check "$1: names \"$p\" once" once "$p"
 	done
+	check "$1: all of them in one line, with this kernel's series" one_line ${#pieces[@]}
 	check "$1: \"$nothing\", once" once "$nothing"
 	check "$1: \"$nothing\" comes last" last_is "$nothing"
 	check "$1: one message, on stderr" one_message
@@ -141,6 +155,7 @@ test_audit() {
 	for p in "${pieces[@]:0:4}"; do
 		check "audit: names \"$p\" once" once "$p"
 	done
+	check "audit: all of them in one line, with this kernel's series" one_line 4
 	check "audit: one message, on stderr" one_message
 	check_eq "audit: nothing on stdout" "$stdout" ""
 	check "audit: no verifier dump" no_dump
