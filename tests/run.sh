@@ -1,15 +1,16 @@
 #!/bin/bash
-# Runs every test: builds our kernel (cached by kernel/build.sh), builds the
-# user space against it, runs the host tests (ctest: the policy parser, the
-# engine, the command line), checkpatch on the series, shellcheck on every
-# script (tests/shellcheck.sh), then boots the kernel in QEMU and runs the
-# VM suites (kernel, bpffs ACLs, fsiter-pin).
+# Runs every test: builds both kernels, 6.1 and 6.12, each with its series
+# (cached by kernel/build.sh), builds the user space once, runs the host
+# tests (ctest: the policy parser, the engine, the command line),
+# checkpatch on both series, shellcheck on every script
+# (tests/shellcheck.sh), then boots each kernel in QEMU and runs every VM
+# suite on it (kernel, bpffs ACLs, fsiter-pin).
 #
 #   tests/run.sh [--debug]
 #
-# --debug also builds the debug kernel (kernel/config/debug.config: KASAN,
+# --debug also builds the debug kernels (kernel/config/debug.config: KASAN,
 # kmemleak) and runs the kernel suite and a minute of concurrent readers
-# on it; under TCG that takes about three times as long, so CI does not.
+# on each; under TCG that takes about three times as long, so CI does not.
 #
 # Exits non-zero if anything failed; the last line is "N passed, N failed"
 # over the suites.
@@ -37,35 +38,52 @@ step() {
 }
 
 scripts/deps.sh --kernel --vm --build || exit 2
-kdir=$(kernel/build.sh | tail -n1) || { echo "run.sh: kernel build failed" >&2; exit 1; }
-[[ -f $kdir/bzImage ]] || { echo "run.sh: no bzImage in '$kdir'" >&2; exit 1; }
+# Both kernels, each with its own series. The views and fsiter-pin build
+# once, against 6.12's BTF, and run on both (CO-RE); the selftests build
+# for each kernel from its own series.
+kbuild() {
+	local dir
+	dir=$(kernel/build.sh "$@" | tail -n1) && [[ -f $dir/bzImage ]] ||
+		{ echo "run.sh: kernel build failed: kernel/build.sh $*" >&2; exit 1; }
+	echo "$dir"
+}
+kdir61=$(kbuild --kernel 6.1) || exit 1
+kdir612=$(kbuild --kernel 6.12) || exit 1
 
-step "build" cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$kdir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+step "build" cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$kdir612" \
+	-DFSITER_SELFTEST_KERNEL_DIRS="$kdir61;$kdir612" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 step "compile" cmake --build "$build" -j "$(nproc)"
 step "host tests (ctest)" ctest --test-dir "$build" --output-on-failure
-step "checkpatch --strict" kernel/checkpatch.sh
+step "checkpatch --strict, both series" kernel/checkpatch.sh
 step "shellcheck" tests/shellcheck.sh
-step "Debian package: build, lintian, contents" tests/deb/run.sh "$kdir"
+step "Debian package: build, lintian, contents" tests/deb/run.sh "$kdir612"
 step "kernel config: 6.1 with Debian's config" scripts/kernel-deb.sh --kernel 6.1 --config debian --config-only
 step "kernel config: 6.12 with Debian's config" scripts/kernel-deb.sh --kernel 6.12 --config debian --config-only
-step "kernel tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
-	--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
-step "bpffs ACL tests in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
-	--timeout 900 -- tests/vm/acl-tests.sh "$build"
-step "fsiter-pin apply, list, remove in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
-	--timeout 900 -- tests/vm/apply-tests.sh "$build"
-step "apply is atomic: faults, kill -9, concurrency, in the VM" tests/vm/run-vm.sh \
-	--kernel-dir "$kdir" --timeout 900 -- tests/vm/atomic-tests.sh "$build"
-step "fsiter-pin audit and list in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
-	--timeout 900 -- tests/vm/audit-tests.sh "$build"
-step "boot and hotplug integration in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
-	--timeout 900 -- tests/vm/integration-tests.sh "$build"
-step "kernel safety rules in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
-	--timeout 1500 --mem 4096 -- tests/vm/safety-tests.sh "$build"
-step "hostile paths in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
-	--timeout 900 -- tests/vm/hostile-tests.sh "$build"
-step "concurrent readers under churn, 30 s, in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
-	--timeout 900 -- tests/vm/stress-tests.sh "$build" 30
+
+# vm_suites VER KDIR: every VM suite on one kernel.
+vm_suites() {
+	local v=$1 k=$2
+	step "[$v] kernel tests in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
+		--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
+	step "[$v] bpffs ACL tests in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
+		--timeout 900 -- tests/vm/acl-tests.sh "$build"
+	step "[$v] fsiter-pin apply, list, remove in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
+		--timeout 900 -- tests/vm/apply-tests.sh "$build"
+	step "[$v] apply is atomic: faults, kill -9, concurrency, in the VM" tests/vm/run-vm.sh \
+		--kernel-dir "$k" --timeout 900 -- tests/vm/atomic-tests.sh "$build"
+	step "[$v] fsiter-pin audit and list in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
+		--timeout 900 -- tests/vm/audit-tests.sh "$build"
+	step "[$v] boot and hotplug integration in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
+		--timeout 900 -- tests/vm/integration-tests.sh "$build"
+	step "[$v] kernel safety rules in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
+		--timeout 1500 --mem 4096 -- tests/vm/safety-tests.sh "$build"
+	step "[$v] hostile paths in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
+		--timeout 900 -- tests/vm/hostile-tests.sh "$build"
+	step "[$v] concurrent readers under churn, 30 s, in the VM" tests/vm/run-vm.sh \
+		--kernel-dir "$k" --timeout 900 -- tests/vm/stress-tests.sh "$build" 30
+}
+vm_suites 6.1 "$kdir61"
+vm_suites 6.12 "$kdir612"
 
 # --- A stock kernel: Debian's own 6.12, without the series, downloaded and
 # given an initramfs by scripts/stock-kernel.sh (cached). apply must refuse
@@ -79,11 +97,15 @@ step "stock Debian 6.12 kernel: apply refuses, naming each missing piece" stock_
 # --- End of the stock kernel.
 
 if (( debug )); then
-	dkdir=$(kernel/build.sh --debug | tail -n1) || { echo "run.sh: debug kernel build failed" >&2; exit 1; }
-	step "kernel tests on the KASAN/kmemleak kernel" tests/vm/run-vm.sh --kernel-dir "$dkdir" \
-		--timeout 5400 --mem 6144 --disk 4G -- tests/vm/kernel-tests.sh "$build"
-	step "a minute of concurrent readers on the KASAN/kmemleak kernel" tests/vm/run-vm.sh \
-		--kernel-dir "$dkdir" --timeout 2400 --mem 6144 -- tests/vm/stress-tests.sh "$build" 60
+	for v in 6.1 6.12; do
+		dkdir=$(kbuild --kernel "$v" --debug) || exit 1
+		step "[$v] kernel tests on the KASAN/kmemleak kernel" tests/vm/run-vm.sh \
+			--kernel-dir "$dkdir" --timeout 5400 --mem 6144 --disk 4G -- \
+			tests/vm/kernel-tests.sh "$build"
+		step "[$v] a minute of concurrent readers on the KASAN/kmemleak kernel" \
+			tests/vm/run-vm.sh --kernel-dir "$dkdir" --timeout 2400 --mem 6144 -- \
+			tests/vm/stress-tests.sh "$build" 60
+	done
 fi
 
 echo "$passed passed, $failed failed"
