@@ -32,6 +32,12 @@ struct manifest_record {
 	const char *tag;
 };
 
+/* MANIFEST_DIR/sys-fs-bpf-fsiter.json for /sys/fs/bpf/fsiter, with SUFFIX
+ * ".json"; other records of a pin directory take other suffixes.
+ */
+void manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX]);
+/* Make MANIFEST_DIR (0700) if it is not there. 0 or -errno. */
+int mkdir_manifest_dir(void);
 /* Record the N pins RECS of PIN_DIR, from POLICY, in PIN_DIR's manifest.
  * 0 or -errno (reported).
  */

@@ -133,7 +133,7 @@ static int check_reach(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_items; i++)
 		if (pl->items[i].action != PLAN_SKIP)
 			entries[n++] = pl->items[i].entry;
-	ret = reach_check(entries, n, !audit && pl->policy.grant_traverse,
+	ret = reach_check(entries, n, audit ? GRANT_TRAVERSE_NO : pl->policy.grant_traverse,
 			  pl->pin_dir, pl->mode != PLAN_APPLY,
 			  audit ? keep_block : NULL, pl);
 	free(entries);
@@ -200,10 +200,11 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode)
 	ret = open_targets(pl);
 	if (!ret)
 		ret = load_views(pl);
-	if (!ret)
-		ret = check_reach(pl);
+	/* grant-traverse reads and writes ACLs and its record: under the lock. */
 	if (!ret && !no_bpffs)
 		ret = open_pin_dir(pl);
+	if (!ret)
+		ret = check_reach(pl);
 	if (!ret)
 		ret = plan_compare(pl);
 	return ret;

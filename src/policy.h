@@ -49,10 +49,15 @@ struct policy_entry {
 	size_t nr_grants;
 };
 
+/* set grant-traverse: no; yes (named user and group entries); others (also
+ * o+x, and raising an ACL mask).
+ */
+enum grant_traverse { GRANT_TRAVERSE_NO, GRANT_TRAVERSE_YES, GRANT_TRAVERSE_OTHERS };
+
 struct policy {
 	char *pin_dir;
 	struct loc pin_dir_loc;
-	bool grant_traverse;
+	enum grant_traverse grant_traverse;
 	struct loc grant_traverse_loc;	/* .file NULL: not set */
 	struct policy_entry *entries;
 	size_t nr_entries;

@@ -135,7 +135,7 @@ static void test_good(void)
 	e = policy_find(&p, "open");
 	CHECK(e && e->options == POLICY_OPT_EXPOSE_CACHE, "expose-cache");
 	CHECK(p.pin_dir && !strcmp(p.pin_dir, "/sys/fs/bpf/other"), "pin-dir");
-	CHECK(p.grant_traverse, "grant-traverse");
+	CHECK(p.grant_traverse == GRANT_TRAVERSE_YES, "grant-traverse yes");
 	e = policy_find(&p, "passwd");
 	CHECK(e && e->view->id == VIEW_INODE && e->mode == 0440 && e->uid == 0 &&
 	      e->gid == 65534 && e->loc.line == 5, "passwd entry");
@@ -201,7 +201,7 @@ static void test_bad_fields(void)
 	bad("set pin-dir \"/sys/fs/bpf\\x2f\"", "pin-dir '/sys/fs/bpf/': a trailing '/'");
 	bad("set pin-dir /sys/fs/bpf/a\n\nset pin-dir /sys/fs/bpf/a\n", "t.conf:3: 'set pin-dir' given twice (first at line 1)");
 	bad("set grant-traverse no\nset pin-dir /sys/fs/bpf/a\nset grant-traverse yes\n", "t.conf:3: 'set grant-traverse' given twice (first at line 1)");
-	bad("set grant-traverse maybe", "expected 'yes' or 'no'");
+	bad("set grant-traverse maybe", "expected 'yes', 'others' or 'no'");
 	bad("set colour blue", "unknown setting 'colour'");
 	bad("set pin-dir", "'set' takes a key and a value");
 	bad(" inode x /a\n inode x /b\n", "t.conf:2: duplicate name 'x' (first at line 1)");
@@ -298,6 +298,9 @@ static void test_dropin_override(void)
 	ret = run(&p, "policy.d/15-z.conf", "set pin-dir /sys/fs/bpf/z\nset grant-traverse yes\n", 0);
 	CHECK(ret == 0 && !strcmp(p.pin_dir, "/sys/fs/bpf/z") && p.grant_traverse,
 	      "settings of a drop-in replace the earlier ones: %d", ret);
+	ret = run(&p, "policy.d/16-y.conf", "set grant-traverse others\n", 0);
+	CHECK(ret == 0 && p.grant_traverse == GRANT_TRAVERSE_OTHERS,
+	      "grant-traverse others");
 	ret = run(&p, "policy.d/16-z.conf", "set grant-traverse no\nset grant-traverse no\n", 0);
 	CHECK(ret == -EINVAL && strstr(msgs, "policy.d/16-z.conf:2: 'set grant-traverse' given twice (first at line 1)"),
 	      "a setting twice in a drop-in");

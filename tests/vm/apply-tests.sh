@@ -125,7 +125,7 @@ test_dry_run() {
 	before=$(state)
 	echo "== --dry-run of a changed policy changes nothing"
 	cat >$t/policy2.conf <<'POLICY'
-set grant-traverse yes
+set grant-traverse others
 cache     report-cache  /run/t/report.db  0444  root  fsreaders
 inode     report-inode  /run/t/report.db  0400  root  root   u:fsb:r
 inode-raw report-raw    /run/t/report.db
@@ -216,6 +216,46 @@ test_remove() {
 	check "remove --all" "$tool" remove --all
 	check_eq "nothing left" "$(ls $pins | wc -l)" 0
 	check_eq "no iterator links left" "$(bpftool link show | grep -c iter)" 0
+}
+
+# acl_of WHAT: the permissions of /sys/fs/bpf's ACL entry WHAT ("other::")
+acl_of() { getfacl -p /sys/fs/bpf 2>/dev/null | sed -n "s/^$1//p"; }
+
+test_traverse_scope() {
+	echo "== grant-traverse: yes adds no o+x and raises no mask; both are taken back"
+	"$tool" remove --all >/dev/null 2>&1
+	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
+	rm -f /run/fsiter-pin/*.traverse.json
+	printf 'set grant-traverse yes\ncache tv-o /etc/passwd 0444\n' >$t/tv1.conf
+	out=$("$tool" apply $t/tv1.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "yes: a pin for everyone is refused" "$rc" 1
+	check "the hint names 'others'" has "put 'set grant-traverse others' in the policy"
+	check_eq "o stays ---" "$(acl_of other::)" ---
+	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
+	setfacl -m g:fsother:x,m::- /sys/fs/bpf
+	printf 'set grant-traverse yes\ncache tv-u /etc/passwd 0400 root root u:fsa:r\n' >$t/tv2.conf
+	out=$("$tool" apply $t/tv2.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "yes: a mask without x is not raised" "$rc" 1
+	check_eq "the mask stays ---" "$(acl_of mask::)" ---
+	setfacl -b /sys/fs/bpf
+	printf 'set grant-traverse others\n%s\n%s\n' "cache tv-o /etc/passwd 0444" \
+		"cache tv-u /etc/group 0400 root root u:fsb:r" >$t/tv3.conf
+	out=$("$tool" apply $t/tv3.conf 2>&1); rc=$?
+	check_eq "others: applies" "$rc" 0
+	check_eq "o+x" "$(acl_of other::)" --x
+	check_eq "u:fsb:x" "$(acl_of user:fsb:)" --x
+	check "fsb reads" reads fsb $pins/tv-u
+	printf 'set grant-traverse others\ncache tv-x /etc/passwd 0400\n' >$t/tv4.conf
+	out=$("$tool" apply $t/tv4.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "a policy without those readers applies" "$rc" 0
+	check "it says what it takes back" has "taking back search permission on /sys/fs/bpf from o "
+	check_eq "o+x taken back" "$(acl_of other::)" ---
+	check_eq "u:fsb taken back" "$(acl_of user:fsb:)" ""
+	check_eq "and the mask it made" "$(acl_of mask::)" ""
+	"$tool" remove --all >/dev/null
 }
 
 run_tests

@@ -36,13 +36,13 @@ same() {
 }
 
 cat >$t/a.conf <<'P'
-set grant-traverse yes
+set grant-traverse others
 cache keepme   /etc/passwd   0444
 cache changeme /etc/group    0440 root fsreaders
 cache dropme   /etc/hostname 0444
 P
 cat >$t/b.conf <<'P'
-set grant-traverse yes
+set grant-traverse others
 cache keepme   /etc/passwd   0444
 cache changeme /etc/group    0400 root root g:fsother:r
 inode newone   /etc/passwd   0444
@@ -124,7 +124,7 @@ test_concurrent() {
 	"$tool" remove --all >/dev/null
 	for i in $(seq 1 8); do
 		{
-			echo "set grant-traverse yes"
+			echo "set grant-traverse others"
 			echo "cache p$i-a /etc/passwd 0444"
 			echo "cache p$i-b /etc/group 0440 root fsreaders"
 			echo "inode shared /etc/passwd 0400 root root u:fsa:r"

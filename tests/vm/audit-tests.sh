@@ -20,7 +20,7 @@ echo data >$t/other
 truncate -s 320M $t/xfs.img && mkfs.xfs -q $t/xfs.img && mount -o loop $t/xfs.img $t/mnt
 echo data >$t/mnt/f
 cat >$policy <<'P'
-set grant-traverse yes
+set grant-traverse others
 cache  c-file   /run/au/file    0440 root fsreaders
 inode  i-file   /run/au/file    0400 root root g:fsreaders:r
 cache  c-other  /run/au/other   0444

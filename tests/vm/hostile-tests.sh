@@ -15,7 +15,7 @@ mkdir -p $t/real $t/decoy
 echo real >$t/real/file
 echo decoy >$t/decoy/file
 apply1() { # apply1 LINE: apply a one-entry policy, output in $out
-	printf 'set grant-traverse yes\n%s\n' "$1" >$t/p.conf
+	printf 'set grant-traverse others\n%s\n' "$1" >$t/p.conf
 	out=$(timeout 60 "$tool" apply $t/p.conf 2>&1); rc=$?
 }
 

@@ -23,7 +23,7 @@ echo small >$t/small
 
 for v in a b; do
 	{
-		echo "set grant-traverse yes"
+		echo "set grant-traverse others"
 		echo "inode  big-inode  $t/big    0444 - - - expose-cache"
 		echo "cache  big-cache  $t/big    0444"
 		echo "cache  small      $t/small  0444 - - - expose-cache"
