@@ -7,6 +7,11 @@
 #include "commands.h"
 #include "plan.h"
 
+int apply_exit(int ret)
+{
+	return ret < 0 ? EXIT_FAIL : ret == PLAN_PARTIAL ? EXIT_PARTIAL : EXIT_OK;
+}
+
 static const struct cmd_option opts[] = {
 	{ "dry-run", 'n', NULL, "say what would change; change nothing", true },
 	{ NULL }
@@ -28,7 +33,7 @@ static int run(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error(&cmd_apply, "expected one POLICY file");
-	return plan_apply(argv[optind], dry_run) ? EXIT_FAIL : EXIT_OK;
+	return apply_exit(plan_apply(argv[optind], dry_run));
 }
 
 const struct command cmd_apply = {

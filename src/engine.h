@@ -25,7 +25,7 @@ int engine_remove(const char *dir, char **names, size_t n, bool all);
 /*
  * Apply POLICY (plan_apply()), then again each time the mount table
  * changes, until it has been quiet for TIMEOUT_S seconds (-1: never).
- * The last apply's 0 or -errno.
+ * The last apply's 0, PLAN_PARTIAL or -errno.
  */
 int engine_watch(const char *policy, long timeout_s);
 

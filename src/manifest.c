@@ -34,6 +34,7 @@ static json_object *record_json(const struct manifest_record *r)
 	json_object_object_add(o, "path", json_object_new_string(r->path));
 	json_object_object_add(o, "source", json_object_new_string(source));
 	json_object_object_add(o, "tag", json_object_new_string(r->tag));
+	json_object_object_add(o, "entry", json_object_new_string(r->entry));
 	return o;
 }
 
@@ -99,5 +100,8 @@ int manifest_lookup(json_object *manifest, const char *name, __u32 link_id,
 		v = NULL;
 	snprintf(out->source, sizeof(out->source), "%s",
 		 json_object_get_string(v) ?: "");
+	if (!json_object_object_get_ex(o, "entry", &v))
+		v = NULL;
+	snprintf(out->entry, sizeof(out->entry), "%s", json_object_get_string(v) ?: "");
 	return 0;
 }

@@ -20,6 +20,7 @@
 struct manifest_entry {
 	char path[PATH_MAX];
 	char source[PATH_MAX + 16];	/* policy file:line */
+	char entry[PATH_MAX + 1024];	/* plan_entry_text() of its entry */
 };
 
 /* What apply made one pin for. */
@@ -30,6 +31,7 @@ struct manifest_record {
 	struct loc loc;		/* its policy line */
 	__u32 link_id;
 	const char *tag;
+	const char *entry;	/* plan_entry_text() */
 };
 
 /* MANIFEST_DIR/sys-fs-bpf-fsiter.json for /sys/fs/bpf/fsiter, with SUFFIX

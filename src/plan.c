@@ -58,8 +58,19 @@ static int check_kernel(const struct plan *pl)
 	return ret;
 }
 
-/* Open every entry's path; a missing one with nofail is skipped. Apply
- * fails after naming every path that does not open; audit notes them.
+/* Mark IT failed with ERR; HOLDABLE if only something outside the policy
+ * is wrong (a missing path, a user not resolved yet).
+ */
+static void item_fail(struct plan_item *it, int err, bool holdable)
+{
+	it->action = PLAN_FAIL;
+	it->err = err;
+	it->holdable = holdable;
+}
+
+/* Open every entry's path; a missing one with nofail is skipped. An entry
+ * whose path does not open fails, named, and the others go on; audit
+ * notes them.
  */
 static int open_targets(struct plan *pl)
 {
@@ -68,8 +79,11 @@ static int open_targets(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		struct plan_item *it = &pl->items[i];
 		const struct policy_entry *e = it->entry;
-		int r = target_open(e->path, &it->target);
+		int r;
 
+		if (it->action == PLAN_FAIL)
+			continue;
+		r = target_open(e->path, &it->target);
 		if (r == -ENOENT && (e->options & POLICY_OPT_NOFAIL)) {
 			if (pl->mode != PLAN_AUDIT)
 				info("%s:%u: '%s': %s does not exist; skipped (nofail)",
@@ -78,8 +92,8 @@ static int open_targets(struct plan *pl)
 		} else if (r && pl->mode == PLAN_AUDIT) {
 			it->target_err = r;
 		} else if (r) {
-			err_at(&e->loc, "path '%s': %s", e->path, target_strerror(r));
-			ret = -EINVAL;
+			err_at(&e->loc, "path '%s': %s", ESC(e->path), target_strerror(r));
+			item_fail(it, r, r == -ENOENT);
 		}
 	}
 	return ret;
@@ -91,7 +105,7 @@ static int load_views(struct plan *pl)
 		const struct policy_entry *e = pl->items[i].entry;
 		int ret;
 
-		if (pl->items[i].action == PLAN_SKIP)
+		if (pl->items[i].action == PLAN_SKIP || pl->items[i].action == PLAN_FAIL)
 			continue;
 		ret = view_load(&pl->views[e->view->id], e->view->id);
 		if (ret)
@@ -130,9 +144,16 @@ static int check_reach(struct plan *pl)
 	entries = calloc(pl->nr_items + 1, sizeof(*entries));
 	if (!entries)
 		return -ENOMEM;
-	for (size_t i = 0; i < pl->nr_items; i++)
-		if (pl->items[i].action != PLAN_SKIP)
-			entries[n++] = pl->items[i].entry;
+	/* An entry whose path is missing may keep its last good pin: its
+	 * readers still need to get through.
+	 */
+	for (size_t i = 0; i < pl->nr_items; i++) {
+		const struct plan_item *it = &pl->items[i];
+
+		if (it->action != PLAN_SKIP && (it->action != PLAN_FAIL ||
+		    (it->holdable && !it->entry->unresolved)))
+			entries[n++] = it->entry;
+	}
 	ret = reach_check(entries, n, audit ? GRANT_TRAVERSE_NO : pl->policy.grant_traverse,
 			  pl->pin_dir, pl->mode != PLAN_APPLY,
 			  audit ? keep_block : NULL, pl);
@@ -182,6 +203,9 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode)
 	ret = policy_load(p, policy_path);
 	if (!ret)
 		ret = policy_validate(p);
+	/* Users that do not resolve fail their entries, not the policy. */
+	if (ret == -ENOENT && mode != PLAN_AUDIT)
+		ret = 0;
 	if (ret)
 		return ret;
 	pl->pin_dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
@@ -196,6 +220,8 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode)
 	for (size_t i = 0; i < p->nr_entries; i++) {
 		pl->items[i].entry = &p->entries[i];
 		pl->items[i].target.fd = -1;
+		if (p->entries[i].unresolved)
+			item_fail(&pl->items[i], -ENOENT, true);
 	}
 	ret = open_targets(pl);
 	if (!ret)

@@ -43,6 +43,7 @@ struct policy_entry {
 	unsigned int options;
 
 	/* Filled in by policy_validate(). */
+	bool unresolved;	/* a user or group it names does not resolve */
 	uid_t uid;
 	gid_t gid;
 	struct policy_grant *grants;
@@ -88,7 +89,10 @@ int policy_parse_buf(struct policy *p, const char *file, const char *buf,
  * could change, or another negative errno for a file that cannot be read.
  */
 int policy_load(struct policy *p, const char *path);
-/* Resolve users, groups and ACLs, and check grants. 0 or -EINVAL. */
+/* Resolve users, groups and ACLs, and check grants. 0; -ENOENT if the
+ * only errors are users or groups that do not resolve (each such entry is
+ * marked unresolved: apply fails just those); or -EINVAL.
+ */
 int policy_validate(struct policy *p);
 
 /* The entry named NAME, or NULL; O(log n). */

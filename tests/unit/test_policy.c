@@ -207,12 +207,37 @@ static void test_bad_fields(void)
 	bad(" inode x /a\n inode x /b\n", "t.conf:2: duplicate name 'x' (first at line 1)");
 }
 
+/*
+ * A name that does not resolve: -ENOENT, one message containing WANT, and
+ * the entry marked unresolved; with a second, good entry that is not.
+ */
+static void unresolved(const char *text, const char *want)
+{
+	struct policy p;
+	char buf[512];
+	int ret;
+
+	policy_init(&p);
+	snprintf(buf, sizeof(buf), "%s\ncache good /etc/passwd\n", text);
+	ret = run(&p, "t.conf", buf, 1);
+	CHECK(ret == -ENOENT, "'%s': ret %d, want -ENOENT", text, ret);
+	CHECK(msgs && strstr(msgs, want), "'%s': no message '%s'", text, want);
+	CHECK(count_lines(msgs) == 1, "'%s': %d messages, want 1", text,
+	      count_lines(msgs));
+	CHECK(p.nr_entries == 2 && p.entries[0].unresolved && !p.entries[1].unresolved,
+	      "'%s': only the first entry is unresolved", text);
+	policy_free(&p);
+}
+
 static void test_bad_validate(void)
 {
-	bad("inode x /etc/passwd - no-such-user-fsiter", "owner 'no-such-user-fsiter': no such user");
-	bad("inode x /etc/passwd - 4000000 ", "owner '4000000': no such user");
-	bad("inode x /etc/passwd - - no-such-group-fsiter", "group 'no-such-group-fsiter': no such group");
-	bad("inode x /etc/passwd - - - u:no-such-user-fsiter:r", "acl 'u:no-such-user-fsiter:r': not an ACL entry, or an unknown user or group");
+	unresolved("inode x /etc/passwd - no-such-user-fsiter", "t.conf:1: owner 'no-such-user-fsiter': no such user");
+	unresolved("inode x /etc/passwd - 4000000 ", "owner '4000000': no such user");
+	unresolved("inode x /etc/passwd - - no-such-group-fsiter", "group 'no-such-group-fsiter': no such group");
+	unresolved("inode x /etc/passwd - - - u:no-such-user-fsiter:r", "acl 'u:no-such-user-fsiter:r': no such user");
+	unresolved("inode x /etc/passwd - - - g:nogroup:r,g:no-such-group-fsiter:-", "acl 'g:no-such-group-fsiter:-': no such group");
+	/* A policy error beside it is still one: the policy is refused. */
+	bad("inode x /etc/passwd - - - u:no-such-user-fsiter:rw", "acl 'u:no-such-user-fsiter:rw': not an ACL entry");
 	bad("inode x /etc/passwd - - - u:nobody:rw", "acl 'u:nobody:rw': pins are only read");
 	bad("inode x /etc/passwd - - - m::r", "acl 'm::r': only named entries");
 	bad("inode x /etc/passwd - - - o::r", "only named entries");

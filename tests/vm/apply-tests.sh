@@ -169,24 +169,27 @@ test_apply_changed() {
 }
 
 test_bad_input() {
-	needs test_grant_traverse
+	needs test_apply_changed
 	echo "== bad input changes nothing"
 	before=$(state)
-	printf 'cache sym /run/t/link 0444\n' >$t/bad1.conf
+	# A bad entry fails alone: the rest of the policy (policy2's) applies.
+	n=$(( $(wc -l <$t/policy2.conf) + 1 ))
+	{ cat $t/policy2.conf; printf 'cache sym /run/t/link 0444\n'; } >$t/bad1.conf
 	out=$("$tool" apply $t/bad1.conf 2>&1); rc=$?
 	echo "$out"
-	check_eq "a symlink is refused" "$rc" 1
-	check "with file, line and why" has "bad1.conf:1: path '/run/t/link': a component is a symbolic link; write the path it points to"
+	check_eq "a symlink is refused, alone" "$rc" 3
+	check "with file, line and why" has "bad1.conf:$n: path '/run/t/link': a component is a symbolic link; write the path it points to"
+	check "and named at the end" has "bad1.conf:$n: 'sym' failed: not pinned"
 	printf 'cache x /run/t/report.db\ninod y /etc/passwd\ncache z /etc/passwd 0446\n' >$t/bad2.conf
 	out=$("$tool" apply $t/bad2.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "a bad policy is refused" "$rc" 1
 	check "the view named" has "bad2.conf:2: unknown view 'inod'"
 	check "the mode named" has "bad2.conf:3: mode '0446': world-writable"
-	printf 'cache x /run/t/nope 0444\n' >$t/bad3.conf
+	{ cat $t/policy2.conf; printf 'cache x /run/t/nope 0444\n'; } >$t/bad3.conf
 	out=$("$tool" apply $t/bad3.conf 2>&1); rc=$?
-	check_eq "a missing path without nofail is an error" "$rc" 1
-	check "named" has "bad3.conf:1: path '/run/t/nope': no such file or directory"
+	check_eq "a missing path without nofail is an error" "$rc" 3
+	check "named" has "bad3.conf:$n: path '/run/t/nope': no such file or directory"
 	check_eq "state unchanged by bad input" "$(state)" "$before"
 	out=$(as fsa "$tool" apply $t/policy2.conf 2>&1); rc=$?
 	check_eq "an unprivileged apply fails" "$rc" 1
