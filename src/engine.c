@@ -10,13 +10,13 @@
 #include "privs.h"
 
 /* Keep the privileges of a reader, then open and lock DIR (pindir_open). */
-static int open_dir(struct pin_dir *d, const char *dir)
+static int open_dir(struct pin_dir *d, const char *dir, unsigned int flags)
 {
 	int ret;
 
 	pindir_init(d);
 	ret = privs_restrict(PRIVS_READ);
-	return ret ?: pindir_open(d, dir, 0);
+	return ret ?: pindir_open(d, dir, flags);
 }
 
 int engine_list(const char *dir, json_object **pins, bool *empty)
@@ -24,7 +24,7 @@ int engine_list(const char *dir, json_object **pins, bool *empty)
 	struct pin_dir d;
 	int ret;
 
-	ret = open_dir(&d, dir);
+	ret = open_dir(&d, dir, PINDIR_TIDY);
 	if (!ret || ret == -ENOENT) {
 		*empty = ret == -ENOENT || d.cur_fd < 0;
 		*pins = pin_json_all(&d);
@@ -60,7 +60,7 @@ int engine_remove(const char *dir, char **names, size_t n, bool all)
 	size_t nfound = 0;
 	int ret;
 
-	ret = open_dir(&d, dir);
+	ret = open_dir(&d, dir, 0);
 	if (ret == -ENOENT)
 		err("%s: no such directory", dir);
 	if (ret)

@@ -12,8 +12,8 @@
 
 /*
  * Every pin of DIR, described (pin_json.h), into *PINS; *EMPTY if DIR
- * does not exist. Takes the lock and empties the work directory, as
- * apply would. 0 or -errno (reported).
+ * does not exist. Takes the lock shared, and empties the work directory
+ * as apply would if nobody else holds the lock. 0 or -errno (reported).
  */
 int engine_list(const char *dir, json_object **pins, bool *empty);
 /*

@@ -13,6 +13,7 @@
 #include <linux/magic.h>
 #include "diag.h"
 #include "fault.h"
+#include "lock.h"
 #include "pindir.h"
 #include "revoke.h"
 
@@ -106,6 +107,21 @@ static int empty_work_dir(struct pin_dir *d)
 	return tree_empty(d->work_fd, d->cur_fd);
 }
 
+/* One lock for the pin directory and its work directory: shared to look,
+ * exclusive to change or tidy. With PINDIR_TIDY, tidy only if nobody holds
+ * it now, else just look (adds PINDIR_LOOK to *FLAGS).
+ */
+static int take_lock(struct pin_dir *d, unsigned int *flags)
+{
+	if (*flags & PINDIR_TIDY) {
+		if (!flock(d->work_fd, LOCK_EX | LOCK_NB))
+			return 0;
+		*flags |= PINDIR_LOOK;
+	}
+	return lock_wait(d->work_fd, d->work_path,
+			 *flags & PINDIR_LOOK ? LOCK_SH : LOCK_EX);
+}
+
 int pindir_open(struct pin_dir *d, const char *path, unsigned int flags)
 {
 	bool create = flags & PINDIR_CREATE;
@@ -160,13 +176,9 @@ int pindir_open(struct pin_dir *d, const char *path, unsigned int flags)
 			return open_cur(d);
 		return ret;
 	}
-	/* One lock for the pin directory and its work directory. */
-	if (flock(d->work_fd, LOCK_EX)) {
-		ret = -errno;
-		err("%s: cannot lock it: %s", d->work_path, strerror(-ret));
-		return ret;
-	}
-	ret = open_cur(d);
+	ret = take_lock(d, &flags);
+	if (!ret)
+		ret = open_cur(d);
 	if (ret || (flags & PINDIR_LOOK))
 		return ret;
 	/* Root's alone, whatever the parent's default ACL passed on. */

@@ -12,9 +12,11 @@
  * see the old set of pins or the new one, never a mix, and never a pin
  * with permissions the policy did not give it.
  *
- * A lock (flock on the work directory) serializes apply, remove, list
- * and audit; all but apply --dry-run and audit first empty the work
- * directory, which holds nothing but what a killed run left.
+ * A lock (flock on the work directory, lock.h: a bounded wait) orders
+ * apply, remove, list and audit: apply and remove take it exclusive and
+ * first empty the work directory, which holds nothing but what a killed
+ * run left; audit and apply --dry-run take it shared, and so does list,
+ * which also empties the work directory when nobody else holds the lock.
  */
 #ifndef FSITER_PINDIR_H
 #define FSITER_PINDIR_H
@@ -41,7 +43,8 @@ int path_join(char out[PATH_MAX], const char *dir, const char *name);
 
 void pindir_init(struct pin_dir *d);
 #define PINDIR_CREATE	0x1	/* create PATH's parents and the work dir */
-#define PINDIR_LOOK	0x2	/* change nothing: no clean-up (--dry-run) */
+#define PINDIR_LOOK	0x2	/* change nothing: no clean-up, a shared lock */
+#define PINDIR_TIDY	0x4	/* look, but clean up if the lock is free now */
 /*
  * Open and lock PATH's work directory (creating it and PATH's parents
  * first with PINDIR_CREATE), empty it unless PINDIR_LOOK, and open PATH

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/openat2.h>
+#include "fault.h"
 #include "mounts.h"
 #include "targets.h"
 
-int target_open(const char *path, struct target *t)
+/* target_open(), unbounded: the open and the statx may block. */
+static int open_now(const char *path, struct target *t)
 {
 	struct open_how how = {
 		/* No O_NOFOLLOW: with O_PATH it would open a trailing
@@ -63,6 +69,97 @@ int target_open(const char *path, struct target *t)
 	return 0;
 }
 
+/* One open, run by a thread of its own; freed by the last of the two. */
+struct open_job {
+	pthread_mutex_t lock;
+	pthread_cond_t done_cond;
+	char *path;
+	struct target t;
+	int ret;
+	bool done;
+	bool abandoned;		/* the caller gave up waiting */
+};
+
+static void job_free(struct open_job *j)
+{
+	pthread_mutex_destroy(&j->lock);
+	pthread_cond_destroy(&j->done_cond);
+	free(j->path);
+	free(j);
+}
+
+static void *open_worker(void *arg)
+{
+	struct open_job *j = arg;
+	struct target t = { .fd = -1 };
+	bool abandoned;
+	int ret;
+
+	ret = fault_at("open");
+	if (!ret)
+		ret = open_now(j->path, &t);
+	pthread_mutex_lock(&j->lock);
+	j->t = t;
+	j->ret = ret;
+	j->done = true;
+	abandoned = j->abandoned;
+	pthread_cond_signal(&j->done_cond);
+	pthread_mutex_unlock(&j->lock);
+	if (abandoned) {	/* too late: nobody wants it any more */
+		if (!ret)
+			target_close(&t);
+		job_free(j);
+	}
+	return NULL;
+}
+
+int target_open(const char *path, struct target *t)
+{
+	struct open_job *j;
+	struct timespec until;
+	pthread_condattr_t cattr;
+	pthread_attr_t attr;
+	pthread_t th;
+	bool done;
+	int ret;
+
+	t->fd = -1;
+	j = calloc(1, sizeof(*j));
+	if (!j || !(j->path = strdup(path))) {
+		free(j);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&j->lock, NULL);
+	pthread_condattr_init(&cattr);
+	pthread_condattr_setclock(&cattr, CLOCK_MONOTONIC);
+	pthread_cond_init(&j->done_cond, &cattr);
+	pthread_condattr_destroy(&cattr);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	ret = -pthread_create(&th, &attr, open_worker, j);
+	pthread_attr_destroy(&attr);
+	if (ret) {
+		job_free(j);
+		return ret;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += TARGET_OPEN_TIMEOUT_S;
+	pthread_mutex_lock(&j->lock);
+	while (!j->done && !pthread_cond_timedwait(&j->done_cond, &j->lock, &until))
+		;
+	done = j->done;
+	j->abandoned = !done;
+	if (done) {
+		*t = j->t;
+		ret = j->ret;
+	}
+	pthread_mutex_unlock(&j->lock);
+	if (!done)
+		return -ETIMEDOUT;	/* the worker frees J when it returns */
+	job_free(j);
+	return ret;
+}
+
 void target_close(struct target *t)
 {
 	if (t->fd >= 0)
@@ -79,6 +176,8 @@ const char *target_strerror(int err)
 		return "no such file or directory";
 	case -ENOTDIR:
 		return "a component is not a directory";
+	case -ETIMEDOUT:
+		return "no answer from its filesystem in time (a dead NFS server?)";
 	default:
 		return strerror(-err);
 	}

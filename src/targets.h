@@ -19,11 +19,19 @@ struct target {
 	int mnt_id;	/* the mount the path resolved on */
 };
 
+/* How long target_open() waits for a path's filesystem. */
+#define TARGET_OPEN_TIMEOUT_S	10
+
 /*
  * Open PATH with O_PATH, refusing any symlink on the way (openat2 with
  * RESOLVE_NO_SYMLINKS): a path means what the policy says, whatever
  * anyone swapped in. O_PATH does not open the file itself, so FIFOs and
- * devices see nothing and nothing blocks. 0 or -errno.
+ * devices see nothing. The lookup itself may still block (a hard NFS
+ * mount whose server is gone, a FUSE daemon that does not answer), so it
+ * runs in a thread of its own, and after TARGET_OPEN_TIMEOUT_S seconds
+ * the caller goes on with -ETIMEDOUT; the thread, stuck in the kernel,
+ * closes what it opened if it ever returns, and dies with the process.
+ * 0 or -errno.
  */
 int target_open(const char *path, struct target *t);
 void target_close(struct target *t);

@@ -157,6 +157,71 @@ P
 	"$tool" remove --all >/dev/null
 }
 
+# unlock: stop the flock(1) at $holder and the sleep it runs, which holds
+# the lock too
+unlock() {
+	kill $(pgrep -P "$holder") "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+}
+
+test_lock_wait() {
+	echo "== a lock held too long: apply gives up, naming the holder; readers share it"
+	printf 'set grant-traverse others\ncache lw /etc/passwd 0444\n' >$t/lw.conf
+	"$tool" apply $t/lw.conf >/dev/null
+	flock ${pins}_staging sleep 60 &
+	holder=$!
+	sleep 1
+	out=$(FSITER_LOCK_TIMEOUT=2 timeout 30 "$tool" apply $t/lw.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply gives up" "$rc" 1
+	check "naming the holder" has "held by PID $holder (flock)"
+	check "after the bound" has "still locked after 2 s, by PID $holder (flock); giving up"
+	unlock
+	flock -s ${pins}_staging sleep 60 &
+	holder=$!
+	sleep 1
+	out=$(FSITER_LOCK_TIMEOUT=2 timeout 30 "$tool" list 2>&1); rc=$?
+	echo "$out"
+	check_eq "list shares the lock with another reader" "$rc" 0
+	out=$(FSITER_LOCK_TIMEOUT=2 timeout 30 "$tool" audit $t/lw.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "so does audit" "$rc" 0
+	unlock
+}
+
+test_slow_open() {
+	echo "== a path whose filesystem does not answer: its entry fails after a bound"
+	printf 'set grant-traverse others\n%s\n%s\n' "cache so-a /etc/passwd 0444" \
+		"cache so-b /etc/group 0444" >$t/so.conf
+	start=$SECONDS
+	out=$(FSITER_FAULT='open:2~' timeout 60 "$tool" apply $t/so.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply returns, the entry failed" "$rc" 3
+	check "naming it" has "so.conf:3: path '/etc/group': no answer from its filesystem in time"
+	check "the other entry is pinned" test -e $pins/so-a
+	check "within the bound" test $((SECONDS - start)) -lt 30
+}
+
+test_watch_settle() {
+	echo "== watch settles at most 5 s, however the mount table keeps changing"
+	mkdir -p $t/churn
+	printf 'cache ws /etc/passwd 0400\n' >$t/ws.conf
+	# mount and unmount without a pause, from one process: no gap of 300 ms
+	python3 -c 'import ctypes, sys, time
+libc, d = ctypes.CDLL(None), sys.argv[1].encode()
+end = time.time() + 25
+while time.time() < end:
+	libc.mount(b"none", d, b"tmpfs", 0, None)
+	libc.umount2(d, 0)' $t/churn &
+	churn=$!
+	sleep 3	# python starts slowly under TCG
+	out=$(timeout 15 "$tool" watch --timeout 2 $t/ws.conf 2>&1)
+	kill $churn; wait $churn 2>/dev/null
+	umount $t/churn 2>/dev/null
+	echo "$out"
+	check "applied again while the mounts kept changing" has "the mount table changed: applying"
+}
+
 run_tests
 "$tool" remove --all >/dev/null
 finish
