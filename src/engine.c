@@ -24,11 +24,11 @@ int engine_list(const char *dir, json_object **pins, bool *empty)
 	struct pin_dir d;
 	int ret;
 
+	*pins = NULL;
 	ret = open_dir(&d, dir, PINDIR_TIDY);
 	if (!ret || ret == -ENOENT) {
 		*empty = ret == -ENOENT || d.cur_fd < 0;
-		*pins = pin_json_all(&d);
-		ret = 0;
+		*pins = pin_json_all(&d, &ret);
 	}
 	pindir_close(&d);
 	return ret;

@@ -13,7 +13,8 @@
 /*
  * Every pin of DIR, described (pin_json.h), into *PINS; *EMPTY if DIR
  * does not exist. Takes the lock shared, and empties the work directory
- * as apply would if nobody else holds the lock. 0 or -errno (reported).
+ * as apply would if nobody else holds the lock. 0 or -errno (reported);
+ * *PINS holds what could be read even then (NULL if nothing could).
  */
 int engine_list(const char *dir, json_object **pins, bool *empty);
 /*

@@ -9,6 +9,8 @@
  *   perms    each owner, mode and ACL
  *   swap     the rename that switches pin directories
  *   cleanup  removing the old pin directory
+ * and, for list and audit:
+ *   read     each pin described
  */
 #include <errno.h>
 #include <signal.h>

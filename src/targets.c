@@ -28,7 +28,7 @@ static int open_now(const char *path, struct target *t)
 	};
 	struct statx stx;
 	int fd, ret;
-	char fdinfo[64];
+	char fdinfo[64], line[128];
 	FILE *f;
 
 	t->fd = -1;
@@ -52,15 +52,17 @@ static int open_now(const char *path, struct target *t)
 	/* fdinfo has the mount id and i_ino of the open file (5.14+). */
 	snprintf(fdinfo, sizeof(fdinfo), "/proc/self/fdinfo/%d", fd);
 	f = fopen(fdinfo, "re");
-	if (f) {
-		char line[128];
-
-		while (fgets(line, sizeof(line), f)) {
-			sscanf(line, "mnt_id: %d", &t->mnt_id);
-			sscanf(line, "ino: %lu", &t->ino);
-		}
-		fclose(f);
+	if (!f) {	/* EMFILE too: say so, not EIO */
+		ret = -errno;
+		close(fd);
+		t->fd = -1;
+		return ret;
 	}
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "mnt_id: %d", &t->mnt_id);
+		sscanf(line, "ino: %lu", &t->ino);
+	}
+	fclose(f);
 	if (t->mnt_id < 0 || !t->ino || mounts_devno_of(t->mnt_id, &t->dev)) {
 		close(fd);
 		t->fd = -1;
