@@ -14,12 +14,13 @@ int apply_exit(int ret)
 
 static const struct cmd_option opts[] = {
 	{ "dry-run", 'n', NULL, "say what would change; change nothing", true },
+	{ "force", 'f', NULL, "replace a pin directory that holds other objects", true },
 	{ NULL }
 };
 
 static int run(int argc, char **argv)
 {
-	bool dry_run = false;
+	bool dry_run = false, force = false;
 	int c;
 
 	while ((c = cmd_getopt(&cmd_apply, argc, argv)) != -1) {
@@ -27,13 +28,16 @@ static int run(int argc, char **argv)
 		case 'n':
 			dry_run = true;
 			break;
+		case 'f':
+			force = true;
+			break;
 		default:
 			return cmd_exit(&cmd_apply, c);
 		}
 	}
 	if (optind != argc - 1)
 		return usage_error(&cmd_apply, "expected one POLICY file");
-	return apply_exit(plan_apply(argv[optind], dry_run));
+	return apply_exit(plan_apply(argv[optind], dry_run, force));
 }
 
 const struct command cmd_apply = {

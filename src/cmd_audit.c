@@ -63,7 +63,7 @@ static int audit(const char *policy_path, bool json)
 	size_t count = 0, n = 0;
 	int ret;
 
-	ret = plan_build(&pl, policy_path, PLAN_AUDIT);
+	ret = plan_build(&pl, policy_path, PLAN_AUDIT, false);
 	if (ret)
 		goto out;
 	count = plan_findings(&pl, finding, &a);

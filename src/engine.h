@@ -19,9 +19,11 @@
 int engine_list(const char *dir, json_object **pins, bool *empty);
 /*
  * Unpin the N NAMES of DIR, or ALL of them, printing each; if a name is
- * not pinned, nothing is removed. 0 or -errno (reported).
+ * not pinned, or is not one of fsiter-pin's pins and not FORCE, nothing is
+ * removed. With FORCE a directory goes with what it holds (tree_remove()).
+ * 0 or -errno (reported).
  */
-int engine_remove(const char *dir, char **names, size_t n, bool all);
+int engine_remove(const char *dir, char **names, size_t n, bool all, bool force);
 
 /*
  * Apply POLICY (plan_apply()), then again each time the mount table

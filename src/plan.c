@@ -190,13 +190,15 @@ static int open_pin_dir(struct plan *pl)
 	return ret == -ENOENT ? 0 : ret;
 }
 
-int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode)
+int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
+	       bool force)
 {
 	struct policy *p = &pl->policy;
 	int ret, no_bpffs;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->mode = mode;
+	pl->force = force;
 	pl->policy_path = policy_path;
 	policy_init(p);
 	pindir_init(&pl->dir);

@@ -85,15 +85,20 @@ struct plan {
 	size_t nr_items;
 	char **stale;		/* pins in the directory that no entry names */
 	size_t nr_stale;
+	bool force;		/* apply --force: replace foreign objects too */
+	size_t nr_foreign;	/* objects in the directory that are not pins */
 	struct plan_block *blocks;
 	size_t nr_blocks;
 	struct view_prog views[VIEW_COUNT];
 };
 
 /* Build the plan of POLICY_PATH in PL (freed with plan_free() whatever
- * this returns). 0 or -errno, reported.
+ * this returns). 0 or -errno, reported. Anything in the pin directory that
+ * is not one of fsiter-pin's pins is named and counted (nr_foreign): apply
+ * refuses to replace the directory unless FORCE.
  */
-int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode);
+int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
+	       bool force);
 /* Switch to the plan's pins (if anything changes) and print what changed.
  * 0 or -errno, reported; readers see the old pins or the new ones.
  */
@@ -111,7 +116,7 @@ size_t plan_failed(const struct plan *pl);
 /* apply, once: build, then print (DRY_RUN) or commit. 0, PLAN_PARTIAL
  * (each failed entry reported), or -errno: nothing changed.
  */
-int plan_apply(const char *policy_path, bool dry_run);
+int plan_apply(const char *policy_path, bool dry_run, bool force);
 
 /* What audit reports, one call per finding, in the order of the policy:
  * KIND is a word of docs/output.md, LOC NULL for a pin no entry names.

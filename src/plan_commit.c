@@ -180,6 +180,8 @@ int plan_commit(struct plan *pl)
 {
 	int ret;
 
+	if (pl->nr_foreign && !pl->force)
+		return -EEXIST;	/* each named by plan_build() */
 	if (!plan_has_changes(pl)) {
 		plan_print(pl, false);
 		/* /run may have been emptied: record what is there anyway */
@@ -222,12 +224,14 @@ static int report_failed(const struct plan *pl, bool dry_run)
 	return PLAN_PARTIAL;
 }
 
-int plan_apply(const char *policy_path, bool dry_run)
+int plan_apply(const char *policy_path, bool dry_run, bool force)
 {
 	struct plan pl;
 	int ret;
 
-	ret = plan_build(&pl, policy_path, dry_run ? PLAN_DRY_RUN : PLAN_APPLY);
+	ret = plan_build(&pl, policy_path, dry_run ? PLAN_DRY_RUN : PLAN_APPLY, force);
+	if (!ret && pl.nr_foreign && !force)
+		ret = -EEXIST;	/* each named by plan_build() */
 	if (!ret && dry_run)
 		plan_print(&pl, true);
 	else if (!ret)

@@ -213,6 +213,23 @@ int plan_compare(struct plan *pl)
 		err("%s: %s", pl->dir.path, strerror(-ret));
 		return ret;
 	}
+	/* Anything else someone put there (a directory, another tool's
+	 * maps and programs) goes with the old directory: only with --force.
+	 */
+	for (size_t j = 0; j < n && pl->mode != PLAN_AUDIT; j++) {
+		const char *what = pin_foreign(&pl->dir, names[j]);
+
+		if (!what)
+			continue;
+		pl->nr_foreign++;
+		if (pl->force)
+			warn("%s/%s: %s, not a pin of fsiter-pin's; %s (--force)",
+			     pl->dir.path, names[j], what,
+			     pl->mode == PLAN_APPLY ? "removing it" : "it would be removed");
+		else
+			err("%s/%s: %s, not a pin of fsiter-pin's; refusing to replace the pin directory (--force removes it)",
+			    pl->dir.path, names[j], what);
+	}
 	ret = plan_match(pl, names, n);
 	for (size_t i = 0; i < pl->nr_items && !ret; i++) {
 		struct plan_item *it = &pl->items[i];

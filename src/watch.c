@@ -55,7 +55,7 @@ int engine_watch(const char *policy, long timeout_s)
 		err("/proc/self/mountinfo: %s", strerror(-ret));
 		return ret;
 	}
-	last = plan_apply(policy, false);
+	last = plan_apply(policy, false, false);
 	/* Quiet for TIMEOUT_S from now: the apply itself may take a while. */
 	deadline = timeout_s >= 0 ? now_ms() + timeout_s * 1000 : -1;
 	for (;;) {
@@ -74,7 +74,7 @@ int engine_watch(const char *policy, long timeout_s)
 		while (now_ms() < settle_end && wait_change(fd, SETTLE_MS) > 0)
 			;
 		info("the mount table changed: applying %s again", policy);
-		last = plan_apply(policy, false);
+		last = plan_apply(policy, false, false);
 		if (timeout_s >= 0)
 			deadline = now_ms() + timeout_s * 1000;
 	}

@@ -261,5 +261,32 @@ test_traverse_scope() {
 	"$tool" remove --all >/dev/null
 }
 
+test_foreign() {
+	echo "== objects that are not pins in the pin directory: named, kept, --force"
+	printf 'set grant-traverse others\ncache fo-a /etc/passwd 0444\n' >$t/fo.conf
+	"$tool" remove --all >/dev/null 2>&1
+	"$tool" apply $t/fo.conf >/dev/null
+	mkdir -p $pins/fo-dir/sub
+	bpftool map create $pins/fo-map type array key 4 value 4 entries 1 name fo_map
+	out=$("$tool" apply $t/fo.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply refuses" "$rc" 1
+	check "naming the directory" has "$pins/fo-dir: a directory, not a pin of fsiter-pin's; refusing to replace the pin directory (--force removes it)"
+	check "naming the map" has "$pins/fo-map: a BPF map"
+	check "both stay" test -d $pins/fo-dir/sub -a -e $pins/fo-map
+	out=$("$tool" remove --all 2>&1); rc=$?
+	check_eq "remove --all refuses too" "$rc" 1
+	check "and removes nothing" test -e $pins/fo-a
+	out=$("$tool" apply --force $t/fo.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply --force" "$rc" 0
+	check "removes them" test ! -e $pins/fo-dir -a ! -e $pins/fo-map -a -e $pins/fo-a
+	check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
+	mkdir -p $pins/fo-dir2/a/b
+	check "remove --force removes a directory tree" "$tool" remove --force fo-dir2
+	check "it is gone" test ! -e $pins/fo-dir2
+	"$tool" remove --all >/dev/null
+}
+
 run_tests
 finish
