@@ -315,7 +315,7 @@ int gen_commit(struct pin_dir *d)
 	/* Still out of reach in the work directory: open it up for the
 	 * readers the pins' own modes let in.
 	 */
-	ret = set_dir_mode(d->new_fd, d->new_path, 0755);
+	ret = set_dir_mode(d->new_fd, d->new_path, PINDIR_MODE);
 	if (!ret)
 		ret = fault_at("swap");
 	/* The switch, one rename. The old directory lands in the work
@@ -364,4 +364,41 @@ void gen_abort(struct pin_dir *d)
 	d->new_fd = -1;
 	if (tree_remove(d->work_fd, NEXT_NAME, d->cur_fd))
 		warn("%s: left behind; the next run removes it", d->new_path);
+}
+
+int pindir_check(struct pin_dir *d, char *what, size_t size)
+{
+	struct stat st;
+	acl_t acl;
+	int extra, def;
+
+	if (d->cur_fd < 0)
+		return 1;
+	if (fstat(d->cur_fd, &st))
+		return -errno;
+	if (st.st_uid || st.st_gid) {
+		snprintf(what, size, "owner %u:%u", (unsigned int)st.st_uid,
+			 (unsigned int)st.st_gid);
+		return 0;
+	}
+	acl = acl_get_fd(d->cur_fd);
+	extra = acl ? acl_equiv_mode(acl, NULL) : 0;
+	acl_free(acl);
+	acl = acl_get_file(d->path, ACL_TYPE_DEFAULT);
+	def = acl ? acl_entries(acl) : 0;
+	acl_free(acl);
+	if (extra == 1 || def > 0) {
+		snprintf(what, size, "%s ACL entries", extra == 1 ? "access" : "default");
+		return 0;
+	}
+	if ((st.st_mode & 07777) != PINDIR_MODE) {
+		snprintf(what, size, "mode %04o", (unsigned int)(st.st_mode & 07777));
+		return 0;
+	}
+	return 1;
+}
+
+int pindir_restore(struct pin_dir *d)
+{
+	return d->cur_fd < 0 ? 0 : set_dir_mode(d->cur_fd, d->path, PINDIR_MODE);
 }

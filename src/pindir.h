@@ -38,6 +38,11 @@ struct pin_dir {
 };
 
 
+/* PIN_DIR's mode: readers search it for the names they were told, and
+ * list nothing.
+ */
+#define PINDIR_MODE	0711
+
 /* DIR/NAME into OUT; -ENAMETOOLONG if it does not fit. */
 int path_join(char out[PATH_MAX], const char *dir, const char *name);
 
@@ -58,6 +63,13 @@ int pindir_names(struct pin_dir *d, char ***names, size_t *n);
 void pindir_free_names(char **names, size_t n);
 /* Unpin NAME from PIN_DIR. 0 or -errno. */
 int pin_remove(struct pin_dir *d, const char *name);
+
+/* Is PIN_DIR root's, PINDIR_MODE, without ACL entries (or absent)? 1; 0
+ * with WHAT saying what differs; or -errno.
+ */
+int pindir_check(struct pin_dir *d, char *what, size_t size);
+/* Make PIN_DIR root's, PINDIR_MODE, without ACL entries. 0 or -errno. */
+int pindir_restore(struct pin_dir *d);
 
 /* Make the next PIN_DIR in the work directory: empty, root's, no ACL. */
 int gen_begin(struct pin_dir *d);

@@ -86,6 +86,7 @@ struct plan {
 	char **stale;		/* pins in the directory that no entry names */
 	size_t nr_stale;
 	bool force;		/* apply --force: replace foreign objects too */
+	char dir_drift[64];	/* how PIN_DIR differs from root's 0711, or "" */
 	size_t nr_foreign;	/* objects in the directory that are not pins */
 	struct plan_block *blocks;
 	size_t nr_blocks;

@@ -36,6 +36,10 @@ void plan_print(const struct plan *pl, bool dry_run)
 {
 	size_t created = 0, replaced = 0, kept = 0, skipped = 0, dropped = 0;
 
+	if (dry_run && pl->dir_drift[0])
+		printf("would restore %s: root's, mode %04o, no ACL entries (it has %s)\n",
+		       pl->pin_dir, PINDIR_MODE, pl->dir_drift);
+
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		const struct plan_item *it = &pl->items[i];
 		const struct policy_entry *e = it->entry;
@@ -183,6 +187,12 @@ int plan_commit(struct plan *pl)
 	if (pl->nr_foreign && !pl->force)
 		return -EEXIST;	/* each named by plan_build() */
 	if (!plan_has_changes(pl)) {
+		/* The exchange would have made PIN_DIR anew; no exchange. */
+		if (pl->dir_drift[0] && !pindir_restore(&pl->dir))
+			printf("restored %s: root's, mode %04o, no ACL entries (it had %s)\n",
+			       pl->pin_dir, PINDIR_MODE, pl->dir_drift);
+		else if (pl->dir_drift[0])
+			warn("%s: cannot restore its mode (%s)", pl->pin_dir, pl->dir_drift);
 		plan_print(pl, false);
 		/* /run may have been emptied: record what is there anyway */
 		record(pl);

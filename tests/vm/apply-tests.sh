@@ -67,7 +67,7 @@ test_grant_traverse() {
 	check "x for fsreaders on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'group:fsreaders:--x'"
 	check "x for fsb on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'user:fsb:--x'"
 	check_eq "/sys/fs/bpf stays closed to others" "$(getfacl -p /sys/fs/bpf 2>/dev/null | sed -n 's/^other:://p')" "---"
-	check_eq "pin dir" "$(stat -c '%a %U' $pins)" "755 root"
+	check_eq "pin dir" "$(stat -c '%a %U' $pins)" "711 root"
 	check_eq "work dir is root's alone" "$(stat -c '%a %U' ${pins}_staging)" "700 root"
 	check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
 }
@@ -285,6 +285,30 @@ test_foreign() {
 	mkdir -p $pins/fo-dir2/a/b
 	check "remove --force removes a directory tree" "$tool" remove --force fo-dir2
 	check "it is gone" test ! -e $pins/fo-dir2
+	"$tool" remove --all >/dev/null
+}
+
+test_pin_dir_mode() {
+	echo "== the pin directory: root's 0711; audit notices a change, apply restores it"
+	printf 'set grant-traverse others\ncache pm-a /etc/passwd 0444\n' >$t/pm.conf
+	"$tool" remove --all >/dev/null 2>&1
+	"$tool" apply $t/pm.conf >/dev/null
+	check_eq "0711" "$(stat -c '%a %U' $pins)" "711 root"
+	check "fsb may not list it" bash -c "! setpriv --reuid=fsb --regid=fsb --init-groups ls $pins"
+	check "but reads the pin" reads fsb $pins/pm-a
+	chmod 0755 $pins && setfacl -m u:fsb:rwx $pins
+	out=$("$tool" audit $t/pm.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "audit: drift" "$rc" 1
+	check "names the pin directory" has "^pin-dir  *$pins: access ACL entries"
+	out=$("$tool" apply $t/pm.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply with nothing else to do" "$rc" 0
+	check "says it restored it" has "^restored $pins: root's, mode 0711, no ACL entries"
+	check_eq "0711 again" "$(stat -c '%a %U' $pins)" "711 root"
+	check "no ACL entries" bash -c "! getfacl -cp $pins | grep -q '^user:fsb'"
+	out=$("$tool" audit $t/pm.conf 2>&1); rc=$?
+	check_eq "audit: clean" "$rc" 0
 	"$tool" remove --all >/dev/null
 }
 
