@@ -68,6 +68,43 @@ static void item_fail(struct plan_item *it, int err, bool holdable)
 	it->holdable = holdable;
 }
 
+/*
+ * What IT's path led to: a file with other names (hard links) fails the
+ * entry unless it says 'hardlinks'; a directory on the way that a user
+ * other than root may change is a warning, and fails an entry with
+ * expose-cache, which would show that file's page cache to every reader.
+ */
+static void check_target(struct plan_item *it)
+{
+	const struct policy_entry *e = it->entry;
+	const struct target *t = &it->target;
+	char who[64];
+
+	if (S_ISREG(t->mode) && t->nlink > 1 && !(e->options & POLICY_OPT_HARDLINKS)) {
+		err_at(&e->loc, "path '%s': a file with %u names (hard links), so this name may not be the one root chose; add the option 'hardlinks' if that is meant",
+		       ESC(e->path), t->nlink);
+		target_close(&it->target);
+		item_fail(it, -EMLINK, false);
+		return;
+	}
+	if (!t->unsafe_len)
+		return;
+	if (t->unsafe_uid && (t->unsafe_mode & S_IWUSR))
+		snprintf(who, sizeof(who), "its owner, uid %u,", (unsigned int)t->unsafe_uid);
+	else
+		snprintf(who, sizeof(who), "%s", t->unsafe_mode & S_IWOTH ? "every user" :
+			 "its group");
+	if (e->options & POLICY_OPT_EXPOSE_CACHE) {
+		err_at(&e->loc, "path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition); refused with expose-cache",
+		       ESC(e->path), (int)t->unsafe_len, e->path, who);
+		target_close(&it->target);
+		item_fail(it, -EPERM, false);
+		return;
+	}
+	warn("%s:%u: path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition)",
+	     e->loc.file, e->loc.line, ESC(e->path), (int)t->unsafe_len, e->path, who);
+}
+
 /* Open every entry's path; a missing one with nofail is skipped. An entry
  * whose path does not open fails, named, and the others go on; audit
  * notes them.
@@ -94,6 +131,8 @@ static int open_targets(struct plan *pl)
 		} else if (r) {
 			err_at(&e->loc, "path '%s': %s", ESC(e->path), target_strerror(r));
 			item_fail(it, r, r == -ENOENT);
+		} else if (pl->mode != PLAN_AUDIT) {
+			check_target(it);
 		}
 	}
 	return ret;

@@ -23,6 +23,7 @@
 #define POLICY_OPT_NOFAIL	0x1	/* a missing path skips the entry */
 #define POLICY_OPT_EXPOSE_RAW	0x2	/* inode-raw may be granted to non-root */
 #define POLICY_OPT_EXPOSE_CACHE	0x4	/* page-cache state to every reader */
+#define POLICY_OPT_HARDLINKS	0x8	/* a file with other names is fine */
 
 /* One named ACL entry, u:NAME:r or g:NAME:r, once validated. */
 struct policy_grant {

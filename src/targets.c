@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,27 +17,97 @@
 #include "mounts.h"
 #include "targets.h"
 
-/* target_open(), unbounded: the open and the statx may block. */
-static int open_now(const char *path, struct target *t)
+/*
+ * Could a user other than root change what directory DIR holds, so far as
+ * its entry owned by CHILD_UID goes? A non-root owner who may write it, or
+ * group (but root's) or other write without the sticky bit; in a sticky
+ * directory, only for an entry owned by neither root nor DIR's owner.
+ * (An ACL that lets others write shows in the group bits.)
+ */
+static bool unsafe_dir(const struct stat *dir, uid_t child_uid)
+{
+	if (dir->st_uid != 0 && (dir->st_mode & S_IWUSR))
+		return true;
+	if (!(dir->st_mode & S_IWOTH) && (!(dir->st_mode & S_IWGRP) || dir->st_gid == 0))
+		return false;
+	return !(dir->st_mode & S_ISVTX) || (child_uid != 0 && child_uid != dir->st_uid);
+}
+
+/*
+ * PATH, one component at a time from "/", each opened under the fd of
+ * the directory before it: no symlink followed (RESOLVE_NO_SYMLINKS also
+ * refuses a trailing one: no O_NOFOLLOW, with which O_PATH would open the
+ * link itself), nothing above it (RESOLVE_BENEATH). Notes in T the first
+ * unsafe directory. The last fd, or -errno.
+ */
+static int walk(const char *path, struct target *t)
 {
 	struct open_how how = {
-		/* No O_NOFOLLOW: with O_PATH it would open a trailing
-		 * symlink itself; without, RESOLVE_NO_SYMLINKS refuses it.
-		 */
 		.flags = O_PATH | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_BENEATH,
 	};
+	const char *p = path, *end;
+	char name[NAME_MAX + 1];
+	struct stat dst, cst;
+	int dir = -1, fd = -1, ret;
+
+	dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0 || fstat(dir, &dst))
+		goto fail;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		end = strchrnul(p, '/');
+		if (end == p)
+			return dir;
+		if (!S_ISDIR(dst.st_mode)) {
+			errno = ENOTDIR;
+			goto fail;
+		}
+		if (end - p > NAME_MAX) {
+			errno = ENAMETOOLONG;
+			goto fail;
+		}
+		memcpy(name, p, end - p);
+		name[end - p] = '\0';
+		fd = syscall(SYS_openat2, dir, name, &how, sizeof(how));
+		if (fd < 0 || fstat(fd, &cst))
+			goto fail;
+		if (!t->unsafe_len && unsafe_dir(&dst, cst.st_uid)) {
+			t->unsafe_len = p - 1 > path ? (unsigned int)(p - 1 - path) : 1;
+			t->unsafe_uid = dst.st_uid;
+			t->unsafe_mode = dst.st_mode;
+		}
+		close(dir);
+		dir = fd;
+		fd = -1;
+		dst = cst;
+		p = end;
+	}
+fail:
+	ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (dir >= 0)
+		close(dir);
+	return ret;
+}
+
+/* target_open(), unbounded: the lookups and the statx may block. */
+static int open_now(const char *path, struct target *t)
+{
 	struct statx stx;
 	int fd, ret;
 	char fdinfo[64], line[128];
 	FILE *f;
 
 	t->fd = -1;
-	fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	t->unsafe_len = 0;
+	fd = walk(path, t);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW,
-		  STATX_TYPE | STATX_MODE | STATX_INO | STATX_MNT_ID, &stx) < 0) {
+		  STATX_TYPE | STATX_MODE | STATX_INO | STATX_MNT_ID | STATX_NLINK, &stx) < 0) {
 		ret = -errno;
 		close(fd);
 		return ret;
@@ -47,6 +118,7 @@ static int open_now(const char *path, struct target *t)
 	}
 	t->fd = fd;
 	t->mode = stx.stx_mode;
+	t->nlink = stx.stx_nlink;
 	t->ino = 0;
 	t->mnt_id = -1;
 	/* fdinfo has the mount id and i_ino of the open file (5.14+). */

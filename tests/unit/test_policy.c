@@ -127,13 +127,16 @@ static void test_good(void)
 		  "cache c1 \"/srv/with \\\"space\\\"\"\n"
 		  "mount\troot\t/\r\n"
 		  "inode-raw raw /etc/passwd 0444 - - - expose-raw,nofail\n"
-		  "cache open /etc/group 0444 - - - expose-cache",
+		  "cache open /etc/group 0444 - - - expose-cache\n"
+		  "cache hl /etc/hostname 0444 - - - hardlinks,nofail",
 		  1);
 	CHECK(ret == 0, "good policy: ret %d", ret);
 	CHECK(msgs && !*msgs, "good policy: no messages");
-	CHECK(p.nr_entries == 5, "5 entries, got %zu", p.nr_entries);
+	CHECK(p.nr_entries == 6, "6 entries, got %zu", p.nr_entries);
 	e = policy_find(&p, "open");
 	CHECK(e && e->options == POLICY_OPT_EXPOSE_CACHE, "expose-cache");
+	e = policy_find(&p, "hl");
+	CHECK(e && e->options == (POLICY_OPT_HARDLINKS | POLICY_OPT_NOFAIL), "hardlinks");
 	CHECK(p.pin_dir && !strcmp(p.pin_dir, "/sys/fs/bpf/other"), "pin-dir");
 	CHECK(p.grant_traverse == GRANT_TRAVERSE_YES, "grant-traverse yes");
 	e = policy_find(&p, "passwd");

@@ -312,5 +312,34 @@ test_pin_dir_mode() {
 	"$tool" remove --all >/dev/null
 }
 
+test_unsafe_paths() {
+	echo "== unsafe path transitions and hard links"
+	"$tool" remove --all >/dev/null 2>&1
+	rm -rf $t/up && mkdir -p $t/up/grp $t/up/user
+	chgrp fsreaders $t/up/grp && chmod 2775 $t/up/grp && echo a >$t/up/grp/f
+	chown fsa $t/up/user && echo b >$t/up/user/f
+	echo c >$t/up/safe && ln $t/up/safe $t/up/safe-link
+	cat >$t/up.conf <<P
+set grant-traverse others
+cache up-grp   $t/up/grp/f     0444
+cache up-user  $t/up/user/f    0400 - - - expose-cache
+cache up-link  $t/up/safe      0444
+cache up-link2 $t/up/safe-link 0444 - - - hardlinks
+P
+	out=$("$tool" apply $t/up.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "some entries fail" "$rc" 3
+	check "a group-writable directory: a warning" \
+		has "warning: $t/up.conf:2: path '$t/up/grp/f': $t/up/grp may be changed by its group"
+	check "and the pin" test -e $pins/up-grp
+	check "with expose-cache: refused" \
+		has "up.conf:3: path '$t/up/user/f': $t/up/user may be changed by its owner, uid 2001, .*refused with expose-cache"
+	check "no pin" test ! -e $pins/up-user
+	check "a file with two names: refused" has "up.conf:4: path '$t/up/safe': a file with 2 names"
+	check "no pin" test ! -e $pins/up-link
+	check "unless the entry says 'hardlinks'" test -e $pins/up-link2
+	"$tool" remove --all >/dev/null
+}
+
 run_tests
 finish
