@@ -221,6 +221,14 @@ test_remove() {
 	check_eq "no iterator links left" "$(bpftool link show | grep -c iter)" 0
 }
 
+# try NAME LINE...: apply $t/NAME.conf, made of the LINEs; its output in
+# $out (and printed), its status in $rc
+try() {
+	printf '%s\n' "${@:2}" >"$t/$1.conf"
+	out=$("$tool" apply "$t/$1.conf" 2>&1); rc=$?
+	echo "$out"
+}
+
 # acl_of WHAT: the permissions of /sys/fs/bpf's ACL entry WHAT ("other::")
 acl_of() { getfacl -p /sys/fs/bpf 2>/dev/null | sed -n "s/^$1//p"; }
 
@@ -229,30 +237,23 @@ test_traverse_scope() {
 	"$tool" remove --all >/dev/null 2>&1
 	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
 	rm -f /run/fsiter-pin/*.traverse.json
-	printf 'set grant-traverse yes\ncache tv-o /etc/passwd 0444\n' >$t/tv1.conf
-	out=$("$tool" apply $t/tv1.conf 2>&1); rc=$?
-	echo "$out"
+	try tv1 "set grant-traverse yes" "cache tv-o /etc/passwd 0444"
 	check_eq "yes: a pin for everyone is refused" "$rc" 1
 	check "the hint names 'others'" has "put 'set grant-traverse others' in the policy"
 	check_eq "o stays ---" "$(acl_of other::)" ---
 	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
 	setfacl -m g:fsother:x,m::- /sys/fs/bpf
-	printf 'set grant-traverse yes\ncache tv-u /etc/passwd 0400 root root u:fsa:r\n' >$t/tv2.conf
-	out=$("$tool" apply $t/tv2.conf 2>&1); rc=$?
-	echo "$out"
+	try tv2 "set grant-traverse yes" "cache tv-u /etc/passwd 0400 root root u:fsa:r"
 	check_eq "yes: a mask without x is not raised" "$rc" 1
 	check_eq "the mask stays ---" "$(acl_of mask::)" ---
 	setfacl -b /sys/fs/bpf
-	printf 'set grant-traverse others\n%s\n%s\n' "cache tv-o /etc/passwd 0444" \
-		"cache tv-u /etc/group 0400 root root u:fsb:r" >$t/tv3.conf
-	out=$("$tool" apply $t/tv3.conf 2>&1); rc=$?
+	try tv3 "set grant-traverse others" "cache tv-o /etc/passwd 0444" \
+		"cache tv-u /etc/group 0400 root root u:fsb:r"
 	check_eq "others: applies" "$rc" 0
 	check_eq "o+x" "$(acl_of other::)" --x
 	check_eq "u:fsb:x" "$(acl_of user:fsb:)" --x
 	check "fsb reads" reads fsb $pins/tv-u
-	printf 'set grant-traverse others\ncache tv-x /etc/passwd 0400\n' >$t/tv4.conf
-	out=$("$tool" apply $t/tv4.conf 2>&1); rc=$?
-	echo "$out"
+	try tv4 "set grant-traverse others" "cache tv-x /etc/passwd 0400"
 	check_eq "a policy without those readers applies" "$rc" 0
 	check "it says what it takes back" has "taking back search permission on /sys/fs/bpf from o "
 	check_eq "o+x taken back" "$(acl_of other::)" ---
@@ -261,11 +262,16 @@ test_traverse_scope() {
 	"$tool" remove --all >/dev/null
 }
 
+# fresh NAME LINE: nothing pinned, then $t/NAME.conf (grant-traverse
+# others and LINE) applied
+fresh() {
+	"$tool" remove --all >/dev/null 2>&1
+	try "$1" "set grant-traverse others" "$2" >/dev/null
+}
+
 test_foreign() {
 	echo "== objects that are not pins in the pin directory: named, kept, --force"
-	printf 'set grant-traverse others\ncache fo-a /etc/passwd 0444\n' >$t/fo.conf
-	"$tool" remove --all >/dev/null 2>&1
-	"$tool" apply $t/fo.conf >/dev/null
+	fresh fo "cache fo-a /etc/passwd 0444"
 	mkdir -p $pins/fo-dir/sub
 	bpftool map create $pins/fo-map type array key 4 value 4 entries 1 name fo_map
 	out=$("$tool" apply $t/fo.conf 2>&1); rc=$?
@@ -290,9 +296,7 @@ test_foreign() {
 
 test_pin_dir_mode() {
 	echo "== the pin directory: root's 0711; audit notices a change, apply restores it"
-	printf 'set grant-traverse others\ncache pm-a /etc/passwd 0444\n' >$t/pm.conf
-	"$tool" remove --all >/dev/null 2>&1
-	"$tool" apply $t/pm.conf >/dev/null
+	fresh pm "cache pm-a /etc/passwd 0444"
 	check_eq "0711" "$(stat -c '%a %U' $pins)" "711 root"
 	check "fsb may not list it" bash -c "! setpriv --reuid=fsb --regid=fsb --init-groups ls $pins"
 	check "but reads the pin" reads fsb $pins/pm-a
