@@ -43,13 +43,14 @@ static void finding(void *arg, const char *kind, const char *pin,
 static void print_json(struct plan *pl, json_object *findings, size_t count)
 {
 	json_object *root = json_object_new_object();
+	int unreadable;	/* each such pin is a finding already */
 
 	json_object_object_add(root, "version", json_object_new_int(1));
 	json_object_object_add(root, "policy", json_object_new_string(pl->policy_path));
 	json_object_object_add(root, "pin_dir", json_object_new_string(pl->pin_dir));
 	json_object_object_add(root, "clean", json_object_new_boolean(count == 0));
 	json_object_object_add(root, "findings", json_object_get(findings));
-	json_object_object_add(root, "pins", pin_json_all(&pl->dir));
+	json_object_object_add(root, "pins", pin_json_all(&pl->dir, &unreadable));
 	printf("%s\n", json_object_to_json_string_ext(root,
 		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
@@ -62,7 +63,7 @@ static int audit(const char *policy_path, bool json)
 	size_t count = 0, n = 0;
 	int ret;
 
-	ret = plan_build(&pl, policy_path, PLAN_AUDIT);
+	ret = plan_build(&pl, policy_path, PLAN_AUDIT, false);
 	if (ret)
 		goto out;
 	count = plan_findings(&pl, finding, &a);

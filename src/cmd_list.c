@@ -49,8 +49,9 @@ static int list(const char *dir, bool json)
 	bool empty = false;
 	int ret;
 
+	/* What could be read is printed; a pin that could not fails list. */
 	ret = engine_list(dir, &pins, &empty);
-	if (ret)
+	if (!pins)
 		return ret;
 	if (empty && !json)
 		info("%s: nothing is pinned", dir);
@@ -64,7 +65,7 @@ static int list(const char *dir, bool json)
 			print_pin(json_object_array_get_idx(pins, i));
 	}
 	json_object_put(pins);
-	return 0;
+	return ret;
 }
 
 static const struct cmd_option opts[] = {

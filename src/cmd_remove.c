@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * remove: unpin from the current generation, under the apply lock. Every
- * NAME is checked first: an unknown name fails the command before anything
- * is removed.
+ * NAME is checked first: an unknown name, or an object that is not a pin
+ * (without --force), fails the command before anything is removed.
  */
 #include "commands.h"
 #include "engine.h"
@@ -13,13 +13,14 @@ static const struct cmd_option opts[] = {
 	{ "pin-dir", 'd', "DIR", "the pin directory (default " POLICY_DEFAULT_PIN_DIR ")",
 	  true },
 	{ "all", 'a', NULL, "remove every pin", false },
+	{ "force", 'f', NULL, "remove objects that are not pins too", true },
 	{ NULL }
 };
 
 static int run(int argc, char **argv)
 {
 	const char *dir = POLICY_DEFAULT_PIN_DIR;
-	bool all = false;
+	bool all = false, force = false;
 	int c;
 
 	while ((c = cmd_getopt(&cmd_remove, argc, argv)) != -1) {
@@ -29,6 +30,9 @@ static int run(int argc, char **argv)
 			break;
 		case 'a':
 			all = true;
+			break;
+		case 'f':
+			force = true;
 			break;
 		default:
 			return cmd_exit(&cmd_remove, c);
@@ -43,7 +47,7 @@ static int run(int argc, char **argv)
 		if (why)
 			return usage_error(&cmd_remove, "name '%s': %s", argv[i], why);
 	}
-	return engine_remove(dir, argv + optind, argc - optind, all) ? EXIT_FAIL : EXIT_OK;
+	return engine_remove(dir, argv + optind, argc - optind, all, force) ? EXIT_FAIL : EXIT_OK;
 }
 
 const struct command cmd_remove = {

@@ -38,7 +38,7 @@ static int run(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error(&cmd_watch, "expected one POLICY file");
-	return engine_watch(argv[optind], timeout) ? EXIT_FAIL : EXIT_OK;
+	return apply_exit(engine_watch(argv[optind], timeout));
 }
 
 const struct command cmd_watch = {

@@ -16,6 +16,7 @@
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* apply, list, remove: failed; audit: drift */
 #define EXIT_USAGE	2	/* also audit: could not audit */
+#define EXIT_PARTIAL	3	/* apply, watch: some entries failed, the rest applied */
 
 struct cmd_option {
 	const char *name;	/* --NAME */
@@ -50,6 +51,9 @@ void cmd_print_options(const struct command *c, FILE *out);
 #define CMD_BAD		0x101
 int cmd_getopt(const struct command *c, int argc, char **argv);
 int cmd_exit(const struct command *c, int key);
+
+/* The exit code for what plan_apply() returned: 0, PLAN_PARTIAL, -errno. */
+int apply_exit(int ret);
 
 /* Print C's usage line and return EXIT_USAGE. */
 int usage_error(const struct command *c, const char *fmt, ...)

@@ -5,18 +5,20 @@
 #include <string.h>
 #include "diag.h"
 #include "engine.h"
+#include "pin_info.h"
 #include "pin_json.h"
 #include "pindir.h"
 #include "privs.h"
+#include "revoke.h"
 
 /* Keep the privileges of a reader, then open and lock DIR (pindir_open). */
-static int open_dir(struct pin_dir *d, const char *dir)
+static int open_dir(struct pin_dir *d, const char *dir, unsigned int flags)
 {
 	int ret;
 
 	pindir_init(d);
 	ret = privs_restrict(PRIVS_READ);
-	return ret ?: pindir_open(d, dir, 0);
+	return ret ?: pindir_open(d, dir, flags);
 }
 
 int engine_list(const char *dir, json_object **pins, bool *empty)
@@ -24,11 +26,11 @@ int engine_list(const char *dir, json_object **pins, bool *empty)
 	struct pin_dir d;
 	int ret;
 
-	ret = open_dir(&d, dir);
+	*pins = NULL;
+	ret = open_dir(&d, dir, PINDIR_TIDY);
 	if (!ret || ret == -ENOENT) {
 		*empty = ret == -ENOENT || d.cur_fd < 0;
-		*pins = pin_json_all(&d);
-		ret = 0;
+		*pins = pin_json_all(&d, &ret);
 	}
 	pindir_close(&d);
 	return ret;
@@ -53,14 +55,31 @@ static int all_found(const char *dir, char **names, size_t n, char **found,
 	return ret;
 }
 
-int engine_remove(const char *dir, char **names, size_t n, bool all)
+/* Are the N NAMES of D all fsiter-pin's pins? Names each one that is not. */
+static int all_pins(struct pin_dir *d, char **names, size_t n)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *what = pin_foreign(d, names[i]);
+
+		if (what) {
+			err("%s/%s: %s, not a pin of fsiter-pin's (--force removes it)",
+			    d->path, names[i], what);
+			ret = -EEXIST;
+		}
+	}
+	return ret;
+}
+
+int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
 {
 	struct pin_dir d;
 	char **found = NULL;
 	size_t nfound = 0;
 	int ret;
 
-	ret = open_dir(&d, dir);
+	ret = open_dir(&d, dir, 0);
 	if (ret == -ENOENT)
 		err("%s: no such directory", dir);
 	if (ret)
@@ -76,8 +95,12 @@ int engine_remove(const char *dir, char **names, size_t n, bool all)
 	} else {
 		ret = all_found(dir, names, n, found, nfound);
 	}
+	if (!ret && !force)
+		ret = all_pins(&d, names, n);
 	for (size_t i = 0; i < n && !ret; i++) {
 		ret = pin_remove(&d, names[i]);
+		if (ret == -EISDIR)	/* --force: a directory and what it holds */
+			ret = tree_remove(d.cur_fd, names[i], -1);
 		if (ret) {
 			err("%s/%s: %s", dir, names[i], strerror(-ret));
 			break;

@@ -12,20 +12,23 @@
 
 /*
  * Every pin of DIR, described (pin_json.h), into *PINS; *EMPTY if DIR
- * does not exist. Takes the lock and empties the work directory, as
- * apply would. 0 or -errno (reported).
+ * does not exist. Takes the lock shared, and empties the work directory
+ * as apply would if nobody else holds the lock. 0 or -errno (reported);
+ * *PINS holds what could be read even then (NULL if nothing could).
  */
 int engine_list(const char *dir, json_object **pins, bool *empty);
 /*
  * Unpin the N NAMES of DIR, or ALL of them, printing each; if a name is
- * not pinned, nothing is removed. 0 or -errno (reported).
+ * not pinned, or is not one of fsiter-pin's pins and not FORCE, nothing is
+ * removed. With FORCE a directory goes with what it holds (tree_remove()).
+ * 0 or -errno (reported).
  */
-int engine_remove(const char *dir, char **names, size_t n, bool all);
+int engine_remove(const char *dir, char **names, size_t n, bool all, bool force);
 
 /*
  * Apply POLICY (plan_apply()), then again each time the mount table
  * changes, until it has been quiet for TIMEOUT_S seconds (-1: never).
- * The last apply's 0 or -errno.
+ * The last apply's 0, PLAN_PARTIAL or -errno.
  */
 int engine_watch(const char *policy, long timeout_s);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Points, in the order apply passes them:
+ *   open     each path opened (in its own thread; "~" makes it hang)
  *   gen      making the next pin directory
  *   keep     each hard link of a kept pin
  *   attach   each link created
@@ -8,6 +9,8 @@
  *   perms    each owner, mode and ACL
  *   swap     the rename that switches pin directories
  *   cleanup  removing the old pin directory
+ * and, for list and audit:
+ *   read     each pin described
  */
 #include <errno.h>
 #include <signal.h>
@@ -27,14 +30,17 @@ int fault_at(const char *point)
 	char *end;
 
 	if (!spec || strncmp(spec, point, len) ||
-	    (spec[len] && spec[len] != ':' && spec[len] != '!'))
+	    (spec[len] && !strchr(":!~", spec[len])))
 		return 0;
 	end = (char *)spec + len;
 	if (*end == ':')
 		n = strtoul(end + 1, &end, 10);
 	kill_self = *end == '!';
-	if (++hits != n)
+	if (__atomic_add_fetch(&hits, 1, __ATOMIC_SEQ_CST) != n)
 		return 0;
+	if (*end == '~')	/* hang, as a dead NFS server would; silent, */
+		for (;;)	/* as the caller goes on without it */
+			pause();
 	if (kill_self) {
 		info("fault injected: killed at %s:%lu", point, n);
 		kill(getpid(), SIGKILL);

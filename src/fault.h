@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Fault injection for tests: FSITER_FAULT=POINT[:N][!] makes the Nth time
- * (default 1st) that apply passes POINT fail with EIO, or with "!" kill
- * the process there (SIGKILL), as a crash would. The points are listed in
- * fault.c. Without FSITER_FAULT this does nothing.
+ * Fault injection for tests: FSITER_FAULT=POINT[:N][!|~] makes the Nth
+ * time (default 1st) that apply passes POINT fail with EIO, with "!" kill
+ * the process there (SIGKILL), as a crash would, or with "~" hang there
+ * (a thread that must be given up on). The points are listed in fault.c.
+ * Without FSITER_FAULT this does nothing.
  */
 #ifndef FSITER_FAULT_H
 #define FSITER_FAULT_H

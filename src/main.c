@@ -3,10 +3,15 @@
  * fsiter-pin: pin BPF filesystem views in bpffs as a policy says, so that
  * unprivileged users can read them. See fsiter-pin(8).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
 #include <bpf/libbpf.h>
 #include "commands.h"
 #include "diag.h"
@@ -43,6 +48,48 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, ap);
 }
 
+/*
+ * util-linux's close_stdout(), at exit: output that could not be written
+ * (a full disk, >/dev/full) is an error and exit status 1, not a silent
+ * success. A closed pipe (EPIPE) is the reader's choice.
+ */
+static void close_stdout(void)
+{
+	bool failed = ferror(stdout);
+	int e = 0;
+
+	if (fflush(stdout)) {
+		failed = true;
+		e = errno;
+	}
+	if (fclose(stdout) && !failed) {
+		failed = true;
+		e = errno;
+	}
+	if (failed && e != EPIPE) {
+		fprintf(stderr, "%s: write error%s%s\n", program_name, e ? ": " : "",
+			e ? strerror(e) : "");
+		_exit(EXIT_FAIL);
+	}
+	if (fclose(stderr) && errno != EBADF)
+		_exit(EXIT_FAIL);
+}
+
+/*
+ * apply holds one O_PATH fd per entry until the exchange: raise the soft
+ * limit on open files to the hard one, as systemd does for itself (its
+ * services get a soft limit of 1024 and a hard one of 524288).
+ */
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -53,6 +100,7 @@ int main(int argc, char **argv)
 	};
 	int c;
 
+	atexit(close_stdout);
 	/* Global options come before the command: stop at the first word. */
 	while ((c = getopt_long(argc, argv, "+vhV", opts, NULL)) != -1) {
 		switch (c) {
@@ -76,6 +124,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	libbpf_set_print(libbpf_print);
+	raise_nofile();
 	for (const struct command *const *cmd = commands; *cmd; cmd++) {
 		if (strcmp((*cmd)->name, argv[optind]))
 			continue;

@@ -8,14 +8,18 @@
 #include "diag.h"
 #include "manifest.h"
 
-/* /run/fsiter-pin/sys-fs-bpf-fsiter.json for /sys/fs/bpf/fsiter. */
-static void manifest_path(const char *pin_dir, char out[PATH_MAX])
+void manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX])
 {
 	size_t n = snprintf(out, PATH_MAX, "%s/", MANIFEST_DIR);
 
-	for (const char *s = pin_dir + (*pin_dir == '/'); *s && n < PATH_MAX - 6; s++)
+	for (const char *s = pin_dir + (*pin_dir == '/'); *s && n < PATH_MAX - 32; s++)
 		out[n++] = *s == '/' ? '-' : *s;
-	snprintf(out + n, PATH_MAX - n, ".json");
+	snprintf(out + n, PATH_MAX - n, "%s", suffix);
+}
+
+int mkdir_manifest_dir(void)
+{
+	return mkdir(MANIFEST_DIR, 0700) && errno != EEXIST ? -errno : 0;
 }
 
 static json_object *record_json(const struct manifest_record *r)
@@ -30,6 +34,7 @@ static json_object *record_json(const struct manifest_record *r)
 	json_object_object_add(o, "path", json_object_new_string(r->path));
 	json_object_object_add(o, "source", json_object_new_string(source));
 	json_object_object_add(o, "tag", json_object_new_string(r->tag));
+	json_object_object_add(o, "entry", json_object_new_string(r->entry));
 	return o;
 }
 
@@ -40,11 +45,10 @@ int manifest_write(const char *pin_dir, const struct manifest_record *recs,
 	json_object *root, *pins;
 	int ret = 0;
 
-	if (mkdir(MANIFEST_DIR, 0700) && errno != EEXIST) {
-		ret = -errno;
+	ret = mkdir_manifest_dir();
+	if (ret)
 		goto out_err;
-	}
-	manifest_path(pin_dir, path);
+	manifest_path(pin_dir, ".json", path);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	root = json_object_new_object();
 	pins = json_object_new_object();
@@ -73,7 +77,7 @@ json_object *manifest_load(const char *pin_dir)
 {
 	char path[PATH_MAX];
 
-	manifest_path(pin_dir, path);
+	manifest_path(pin_dir, ".json", path);
 	if (access(path, R_OK))
 		return NULL;
 	return json_object_from_file(path);
@@ -96,5 +100,8 @@ int manifest_lookup(json_object *manifest, const char *name, __u32 link_id,
 		v = NULL;
 	snprintf(out->source, sizeof(out->source), "%s",
 		 json_object_get_string(v) ?: "");
+	if (!json_object_object_get_ex(o, "entry", &v))
+		v = NULL;
+	snprintf(out->entry, sizeof(out->entry), "%s", json_object_get_string(v) ?: "");
 	return 0;
 }

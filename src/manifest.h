@@ -20,6 +20,7 @@
 struct manifest_entry {
 	char path[PATH_MAX];
 	char source[PATH_MAX + 16];	/* policy file:line */
+	char entry[PATH_MAX + 1024];	/* plan_entry_text() of its entry */
 };
 
 /* What apply made one pin for. */
@@ -30,8 +31,15 @@ struct manifest_record {
 	struct loc loc;		/* its policy line */
 	__u32 link_id;
 	const char *tag;
+	const char *entry;	/* plan_entry_text() */
 };
 
+/* MANIFEST_DIR/sys-fs-bpf-fsiter.json for /sys/fs/bpf/fsiter, with SUFFIX
+ * ".json"; other records of a pin directory take other suffixes.
+ */
+void manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX]);
+/* Make MANIFEST_DIR (0700) if it is not there. 0 or -errno. */
+int mkdir_manifest_dir(void);
 /* Record the N pins RECS of PIN_DIR, from POLICY, in PIN_DIR's manifest.
  * 0 or -errno (reported).
  */

@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include "fsiter_uapi.h"
 #include "pin_info.h"
+#include "view_table.h"
 
 void bpf_tag_hex(const unsigned char tag[BPF_TAG_SIZE],
 		 char out[BPF_TAG_SIZE * 2 + 1])
@@ -78,3 +79,20 @@ int pin_read(struct pin_dir *d, const char *name, struct pin_info *pi)
 	return ret;
 }
 
+
+const char *pin_foreign(struct pin_dir *d, const char *name)
+{
+	struct pin_info pi;
+
+	if (pin_read(d, name, &pi))
+		return "something that cannot be read as a pin";
+	if (S_ISDIR(pi.mode))
+		return "a directory";
+	if (!S_ISREG(pi.mode))
+		return "not a bpffs object";
+	if (!pi.is_link)
+		return "a BPF map, program or link that is no iterator of a file or mount";
+	if (!view_by_prog_name(pi.prog_name))
+		return "an iterator link of a program that is not one of the views";
+	return NULL;
+}

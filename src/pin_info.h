@@ -32,6 +32,10 @@ struct pin_info {
 
 /* What the pin NAME in PIN_DIR is. 0 or -errno. */
 int pin_read(struct pin_dir *d, const char *name, struct pin_info *pi);
+/* What NAME in D is if it is not one of fsiter-pin's own pins (an
+ * iterator link of one of the views), in words; NULL if it is one.
+ */
+const char *pin_foreign(struct pin_dir *d, const char *name);
 /* Hex of a program tag, as bpftool shows it. */
 void bpf_tag_hex(const unsigned char tag[BPF_TAG_SIZE],
 		 char out[BPF_TAG_SIZE * 2 + 1]);

@@ -10,6 +10,7 @@
 #include "manifest.h"
 #include "pin_info.h"
 #include "fsiter_uapi.h"
+#include "fault.h"
 #include "pin_json.h"
 #include "reach.h"
 #include "target_kind.h"
@@ -82,6 +83,8 @@ json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest
 
 	ret = path_join(path, d->path, name);
 	if (!ret)
+		ret = fault_at("read");
+	if (!ret)
 		ret = pin_read(d, name, &pi);
 	if (ret) {
 		err("%s/%s: %s", d->path, name, strerror(-ret));
@@ -124,21 +127,26 @@ json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest
 	return o;
 }
 
-json_object *pin_json_all(struct pin_dir *d)
+json_object *pin_json_all(struct pin_dir *d, int *error)
 {
 	json_object *arr = json_object_new_array(), *manifest;
 	char **names = NULL;
 	size_t n = 0;
 	int ret;
 
-	if (pindir_names(d, &names, &n))
+	*error = pindir_names(d, &names, &n);
+	if (*error) {
+		err("%s: cannot list it: %s", d->path, strerror(-*error));
 		return arr;
+	}
 	manifest = manifest_load(d->path);
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = pin_json(d, names[i], manifest, &ret);
 
 		if (o)
 			json_object_array_add(arr, o);
+		else if (!*error)
+			*error = ret;
 	}
 	json_object_put(manifest);
 	pindir_free_names(names, n);

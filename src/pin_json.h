@@ -18,7 +18,10 @@ json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest
 		      int *error);
 /* The string value of KEY in O, or "-". */
 const char *pin_json_get(json_object *o, const char *key);
-/* Every pin of D, in name order: an array (empty if there is none). */
-json_object *pin_json_all(struct pin_dir *d);
+/* Every pin of D that can be read, in name order: an array (empty if
+ * there is none). *ERROR: 0, or the first -errno of a pin, or of the
+ * directory, that could not be read (each reported).
+ */
+json_object *pin_json_all(struct pin_dir *d, int *error);
 
 #endif

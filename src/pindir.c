@@ -13,7 +13,9 @@
 #include <linux/magic.h>
 #include "diag.h"
 #include "fault.h"
+#include "lock.h"
 #include "pindir.h"
+#include "revoke.h"
 
 #define WORK_SUFFIX	"_staging"	/* bpffs refuses '.' */
 #define NEXT_NAME	"next"		/* the next PIN_DIR, in the work dir */
@@ -80,67 +82,44 @@ static int set_dir_mode(int fd, const char *path, mode_t mode)
 	return ret;
 }
 
-/* opendir() of NAME in DIRFD, not following a symlink; NULL with errno. */
-static DIR *opendir_at(int dirfd, const char *name)
+/* Open PIN_DIR into cur_fd, if it exists. */
+static int open_cur(struct pin_dir *d)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *dir;
-	int e;
+	int ret;
 
-	if (fd < 0)
-		return NULL;
-	dir = fdopendir(fd);
-	if (!dir) {
-		e = errno;
-		close(fd);
-		errno = e;
-	}
-	return dir;
-}
-
-/* Unpin everything in directory NAME of PARENT_FD, then remove it. */
-static int remove_tree(int parent_fd, const char *name)
-{
-	struct dirent *de;
-	DIR *dir;
-	int ret = 0;
-
-	dir = opendir_at(parent_fd, name);
-	if (!dir)
-		return errno == ENOENT ? 0 : -errno;
-	while ((de = readdir(dir))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (unlinkat(dirfd(dir), de->d_name, 0) && errno != ENOENT && !ret)
-			ret = -errno;
-	}
-	closedir(dir);
-	if (!ret && unlinkat(parent_fd, name, AT_REMOVEDIR) && errno != ENOENT)
+	d->cur_fd = openat(d->parent_fd, d->base,
+			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->cur_fd < 0 && errno != ENOENT) {
 		ret = -errno;
-	return ret;
+		err("%s: %s", d->path, strerror(-ret));
+		return ret;
+	}
+	return 0;
 }
 
-/* Empty the work directory: what is there, a killed run left. */
+/* Empty the work directory: what is there, a killed run left. Pins that
+ * PIN_DIR keeps (hard links) stay as they are; the others are revoked.
+ */
 static int empty_work_dir(struct pin_dir *d)
 {
-	struct dirent *de;
-	DIR *dir;
-	int ret = 0;
+	if (diag_verbose)
+		info_v("emptying %s", d->work_path);
+	return tree_empty(d->work_fd, d->cur_fd);
+}
 
-	dir = opendir_at(d->work_fd, ".");
-	if (!dir)
-		return -errno;
-	while ((de = readdir(dir)) && !ret) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		info_v("removing %s/%s, left by an interrupted run", d->work_path,
-		       de->d_name);
-		if (unlinkat(d->work_fd, de->d_name, 0) == 0)
-			continue;
-		ret = errno == EISDIR ? remove_tree(d->work_fd, de->d_name) : -errno;
+/* One lock for the pin directory and its work directory: shared to look,
+ * exclusive to change or tidy. With PINDIR_TIDY, tidy only if nobody holds
+ * it now, else just look (adds PINDIR_LOOK to *FLAGS).
+ */
+static int take_lock(struct pin_dir *d, unsigned int *flags)
+{
+	if (*flags & PINDIR_TIDY) {
+		if (!flock(d->work_fd, LOCK_EX | LOCK_NB))
+			return 0;
+		*flags |= PINDIR_LOOK;
 	}
-	closedir(dir);
-	return ret;
+	return lock_wait(d->work_fd, d->work_path,
+			 *flags & PINDIR_LOOK ? LOCK_SH : LOCK_EX);
 }
 
 int pindir_open(struct pin_dir *d, const char *path, unsigned int flags)
@@ -194,34 +173,21 @@ int pindir_open(struct pin_dir *d, const char *path, unsigned int flags)
 		if (ret != -ENOENT || create)
 			err("%s: %s", d->work_path, strerror(-ret));
 		if (ret == -ENOENT)	/* never applied: there may be pins */
-			goto open_cur;
+			return open_cur(d);
 		return ret;
 	}
-	/* One lock for the pin directory and its work directory. */
-	if (flock(d->work_fd, LOCK_EX)) {
-		ret = -errno;
-		err("%s: cannot lock it: %s", d->work_path, strerror(-ret));
+	ret = take_lock(d, &flags);
+	if (!ret)
+		ret = open_cur(d);
+	if (ret || (flags & PINDIR_LOOK))
 		return ret;
-	}
-	if (!(flags & PINDIR_LOOK)) {
-		/* Root's alone, whatever the parent's default ACL passed on. */
-		ret = set_dir_mode(d->work_fd, d->work_path, 0700);
-		if (!ret)
-			ret = empty_work_dir(d);
-		if (ret) {
-			err("%s: %s", d->work_path, strerror(-ret));
-			return ret;
-		}
-	}
-open_cur:
-	d->cur_fd = openat(d->parent_fd, d->base,
-			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (d->cur_fd < 0 && errno != ENOENT) {
-		ret = -errno;
-		err("%s: %s", path, strerror(-ret));
-		return ret;
-	}
-	return 0;
+	/* Root's alone, whatever the parent's default ACL passed on. */
+	ret = set_dir_mode(d->work_fd, d->work_path, 0700);
+	if (!ret)
+		ret = empty_work_dir(d);
+	if (ret)
+		err("%s: %s", d->work_path, strerror(-ret));
+	return ret;
 }
 
 void pindir_close(struct pin_dir *d)
@@ -293,7 +259,11 @@ int pindir_names(struct pin_dir *d, char ***out, size_t *nout)
 
 int pin_remove(struct pin_dir *d, const char *name)
 {
-	return unlinkat(d->cur_fd, name, 0) ? -errno : 0;
+	int ret = pin_revoke(d->cur_fd, name);
+
+	if (!ret && unlinkat(d->cur_fd, name, 0))
+		ret = -errno;
+	return ret;
 }
 
 int gen_begin(struct pin_dir *d)
@@ -340,12 +310,12 @@ int gen_keep(struct pin_dir *d, const char *name)
 
 int gen_commit(struct pin_dir *d)
 {
-	int ret;
+	int old_fd, ret;
 
 	/* Still out of reach in the work directory: open it up for the
 	 * readers the pins' own modes let in.
 	 */
-	ret = set_dir_mode(d->new_fd, d->new_path, 0755);
+	ret = set_dir_mode(d->new_fd, d->new_path, PINDIR_MODE);
 	if (!ret)
 		ret = fault_at("swap");
 	/* The switch, one rename. The old directory lands in the work
@@ -361,15 +331,26 @@ int gen_commit(struct pin_dir *d)
 	}
 	close(d->new_fd);
 	d->new_fd = -1;
-	/* PIN_DIR is the new directory now: the old fd names the old one. */
-	if (d->cur_fd >= 0)
-		close(d->cur_fd);
-	d->cur_fd = openat(d->parent_fd, d->base,
-			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* PIN_DIR is the new directory now: the old fd names the old one.
+	 * Take back at once what the old set granted: a reader may hold an
+	 * fd on the old directory or on a pin that goes.
+	 */
+	old_fd = d->cur_fd;
+	d->cur_fd = -1;
+	ret = old_fd >= 0 ? set_dir_mode(old_fd, d->new_path, 0700) : 0;
+	if (!ret)
+		ret = open_cur(d);
+	if (!ret && old_fd >= 0)
+		ret = tree_revoke(old_fd, d->cur_fd);
+	if (old_fd >= 0)
+		close(old_fd);
+	if (ret)	/* tree_remove() tries again before each unlink */
+		warn("%s: the old pins could not all be revoked yet: %s",
+		     d->work_path, strerror(-ret));
 	/* Committed; the rest only cleans up, and the next run finishes it
 	 * if this one cannot.
 	 */
-	if (fault_at("cleanup") || remove_tree(d->work_fd, NEXT_NAME))
+	if (fault_at("cleanup") || tree_remove(d->work_fd, NEXT_NAME, d->cur_fd))
 		warn("%s: the old pins are left there; the next run removes them",
 		     d->work_path);
 	return 0;
@@ -381,6 +362,43 @@ void gen_abort(struct pin_dir *d)
 		return;
 	close(d->new_fd);
 	d->new_fd = -1;
-	if (remove_tree(d->work_fd, NEXT_NAME))
+	if (tree_remove(d->work_fd, NEXT_NAME, d->cur_fd))
 		warn("%s: left behind; the next run removes it", d->new_path);
+}
+
+int pindir_check(struct pin_dir *d, char *what, size_t size)
+{
+	struct stat st;
+	acl_t acl;
+	int extra, def;
+
+	if (d->cur_fd < 0)
+		return 1;
+	if (fstat(d->cur_fd, &st))
+		return -errno;
+	if (st.st_uid || st.st_gid) {
+		snprintf(what, size, "owner %u:%u", (unsigned int)st.st_uid,
+			 (unsigned int)st.st_gid);
+		return 0;
+	}
+	acl = acl_get_fd(d->cur_fd);
+	extra = acl ? acl_equiv_mode(acl, NULL) : 0;
+	acl_free(acl);
+	acl = acl_get_file(d->path, ACL_TYPE_DEFAULT);
+	def = acl ? acl_entries(acl) : 0;
+	acl_free(acl);
+	if (extra == 1 || def > 0) {
+		snprintf(what, size, "%s ACL entries", extra == 1 ? "access" : "default");
+		return 0;
+	}
+	if ((st.st_mode & 07777) != PINDIR_MODE) {
+		snprintf(what, size, "mode %04o", (unsigned int)(st.st_mode & 07777));
+		return 0;
+	}
+	return 1;
+}
+
+int pindir_restore(struct pin_dir *d)
+{
+	return d->cur_fd < 0 ? 0 : set_dir_mode(d->cur_fd, d->path, PINDIR_MODE);
 }

@@ -12,9 +12,11 @@
  * see the old set of pins or the new one, never a mix, and never a pin
  * with permissions the policy did not give it.
  *
- * A lock (flock on the work directory) serializes apply, remove, list
- * and audit; all but apply --dry-run and audit first empty the work
- * directory, which holds nothing but what a killed run left.
+ * A lock (flock on the work directory, lock.h: a bounded wait) orders
+ * apply, remove, list and audit: apply and remove take it exclusive and
+ * first empty the work directory, which holds nothing but what a killed
+ * run left; audit and apply --dry-run take it shared, and so does list,
+ * which also empties the work directory when nobody else holds the lock.
  */
 #ifndef FSITER_PINDIR_H
 #define FSITER_PINDIR_H
@@ -36,12 +38,18 @@ struct pin_dir {
 };
 
 
+/* PIN_DIR's mode: readers search it for the names they were told, and
+ * list nothing.
+ */
+#define PINDIR_MODE	0711
+
 /* DIR/NAME into OUT; -ENAMETOOLONG if it does not fit. */
 int path_join(char out[PATH_MAX], const char *dir, const char *name);
 
 void pindir_init(struct pin_dir *d);
 #define PINDIR_CREATE	0x1	/* create PATH's parents and the work dir */
-#define PINDIR_LOOK	0x2	/* change nothing: no clean-up (--dry-run) */
+#define PINDIR_LOOK	0x2	/* change nothing: no clean-up, a shared lock */
+#define PINDIR_TIDY	0x4	/* look, but clean up if the lock is free now */
 /*
  * Open and lock PATH's work directory (creating it and PATH's parents
  * first with PINDIR_CREATE), empty it unless PINDIR_LOOK, and open PATH
@@ -55,6 +63,13 @@ int pindir_names(struct pin_dir *d, char ***names, size_t *n);
 void pindir_free_names(char **names, size_t n);
 /* Unpin NAME from PIN_DIR. 0 or -errno. */
 int pin_remove(struct pin_dir *d, const char *name);
+
+/* Is PIN_DIR root's, PINDIR_MODE, without ACL entries (or absent)? 1; 0
+ * with WHAT saying what differs; or -errno.
+ */
+int pindir_check(struct pin_dir *d, char *what, size_t size);
+/* Make PIN_DIR root's, PINDIR_MODE, without ACL entries. 0 or -errno. */
+int pindir_restore(struct pin_dir *d);
 
 /* Make the next PIN_DIR in the work directory: empty, root's, no ACL. */
 int gen_begin(struct pin_dir *d);

@@ -61,8 +61,56 @@ out:
 	return ret;
 }
 
-/* Open every entry's path; a missing one with nofail is skipped. Apply
- * fails after naming every path that does not open; audit notes them.
+/* Mark IT failed with ERR; HOLDABLE if only something outside the policy
+ * is wrong (a missing path, a user not resolved yet).
+ */
+static void item_fail(struct plan_item *it, int err, bool holdable)
+{
+	it->action = PLAN_FAIL;
+	it->err = err;
+	it->holdable = holdable;
+}
+
+/*
+ * What IT's path led to: a file with other names (hard links) fails the
+ * entry unless it says 'hardlinks'; a directory on the way that a user
+ * other than root may change is a warning, and fails an entry with
+ * expose-cache, which would show that file's page cache to every reader.
+ */
+static void check_target(struct plan_item *it)
+{
+	const struct policy_entry *e = it->entry;
+	const struct target *t = &it->target;
+	char who[64];
+
+	if (S_ISREG(t->mode) && t->nlink > 1 && !(e->options & POLICY_OPT_HARDLINKS)) {
+		err_at(&e->loc, "path '%s': a file with %u names (hard links), so this name may not be the one root chose; add the option 'hardlinks' if that is meant",
+		       ESC(e->path), t->nlink);
+		target_close(&it->target);
+		item_fail(it, -EMLINK, false);
+		return;
+	}
+	if (!t->unsafe_len)
+		return;
+	if (t->unsafe_uid && (t->unsafe_mode & S_IWUSR))
+		snprintf(who, sizeof(who), "its owner, uid %u,", (unsigned int)t->unsafe_uid);
+	else
+		snprintf(who, sizeof(who), "%s", t->unsafe_mode & S_IWOTH ? "every user" :
+			 "its group");
+	if (e->options & POLICY_OPT_EXPOSE_CACHE) {
+		err_at(&e->loc, "path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition); refused with expose-cache",
+		       ESC(e->path), (int)t->unsafe_len, e->path, who);
+		target_close(&it->target);
+		item_fail(it, -EPERM, false);
+		return;
+	}
+	warn("%s:%u: path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition)",
+	     e->loc.file, e->loc.line, ESC(e->path), (int)t->unsafe_len, e->path, who);
+}
+
+/* Open every entry's path; a missing one with nofail is skipped. An entry
+ * whose path does not open fails, named, and the others go on; audit
+ * notes them.
  */
 static int open_targets(struct plan *pl)
 {
@@ -71,8 +119,11 @@ static int open_targets(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		struct plan_item *it = &pl->items[i];
 		const struct policy_entry *e = it->entry;
-		int r = target_open(e->path, &it->target);
+		int r;
 
+		if (it->action == PLAN_FAIL)
+			continue;
+		r = target_open(e->path, &it->target);
 		if (r == -ENOENT && (e->options & POLICY_OPT_NOFAIL)) {
 			if (pl->mode != PLAN_AUDIT)
 				info("%s:%u: '%s': %s does not exist; skipped (nofail)",
@@ -81,8 +132,10 @@ static int open_targets(struct plan *pl)
 		} else if (r && pl->mode == PLAN_AUDIT) {
 			it->target_err = r;
 		} else if (r) {
-			err_at(&e->loc, "path '%s': %s", e->path, target_strerror(r));
-			ret = -EINVAL;
+			err_at(&e->loc, "path '%s': %s", ESC(e->path), target_strerror(r));
+			item_fail(it, r, r == -ENOENT);
+		} else if (pl->mode != PLAN_AUDIT) {
+			check_target(it);
 		}
 	}
 	return ret;
@@ -94,7 +147,7 @@ static int load_views(struct plan *pl)
 		const struct policy_entry *e = pl->items[i].entry;
 		int ret;
 
-		if (pl->items[i].action == PLAN_SKIP)
+		if (pl->items[i].action == PLAN_SKIP || pl->items[i].action == PLAN_FAIL)
 			continue;
 		ret = view_load(&pl->views[e->view->id], e->view->id);
 		if (ret)
@@ -133,10 +186,17 @@ static int check_reach(struct plan *pl)
 	entries = calloc(pl->nr_items + 1, sizeof(*entries));
 	if (!entries)
 		return -ENOMEM;
-	for (size_t i = 0; i < pl->nr_items; i++)
-		if (pl->items[i].action != PLAN_SKIP)
-			entries[n++] = pl->items[i].entry;
-	ret = reach_check(entries, n, !audit && pl->policy.grant_traverse,
+	/* An entry whose path is missing may keep its last good pin: its
+	 * readers still need to get through.
+	 */
+	for (size_t i = 0; i < pl->nr_items; i++) {
+		const struct plan_item *it = &pl->items[i];
+
+		if (it->action != PLAN_SKIP && (it->action != PLAN_FAIL ||
+		    (it->holdable && !it->entry->unresolved)))
+			entries[n++] = it->entry;
+	}
+	ret = reach_check(entries, n, audit ? GRANT_TRAVERSE_NO : pl->policy.grant_traverse,
 			  pl->pin_dir, pl->mode != PLAN_APPLY,
 			  audit ? keep_block : NULL, pl);
 	free(entries);
@@ -172,19 +232,24 @@ static int open_pin_dir(struct plan *pl)
 	return ret == -ENOENT ? 0 : ret;
 }
 
-int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode)
+int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
+	       bool force)
 {
 	struct policy *p = &pl->policy;
 	int ret, no_bpffs;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->mode = mode;
+	pl->force = force;
 	pl->policy_path = policy_path;
 	policy_init(p);
 	pindir_init(&pl->dir);
 	ret = policy_load(p, policy_path);
 	if (!ret)
 		ret = policy_validate(p);
+	/* Users that do not resolve fail their entries, not the policy. */
+	if (ret == -ENOENT && mode != PLAN_AUDIT)
+		ret = 0;
 	if (ret)
 		return ret;
 	pl->pin_dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
@@ -199,14 +264,17 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode)
 	for (size_t i = 0; i < p->nr_entries; i++) {
 		pl->items[i].entry = &p->entries[i];
 		pl->items[i].target.fd = -1;
+		if (p->entries[i].unresolved)
+			item_fail(&pl->items[i], -ENOENT, true);
 	}
 	ret = open_targets(pl);
 	if (!ret)
 		ret = load_views(pl);
-	if (!ret)
-		ret = check_reach(pl);
+	/* grant-traverse reads and writes ACLs and its record: under the lock. */
 	if (!ret && !no_bpffs)
 		ret = open_pin_dir(pl);
+	if (!ret)
+		ret = check_reach(pl);
 	if (!ret)
 		ret = plan_compare(pl);
 	return ret;

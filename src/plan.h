@@ -31,7 +31,12 @@ enum plan_mode {
 	PLAN_AUDIT,	/* also: a path that cannot be opened is drift */
 };
 
-enum plan_action { PLAN_KEEP, PLAN_CREATE, PLAN_REPLACE, PLAN_SKIP };
+/* PLAN_FAIL: the entry failed (apply, --dry-run): it is not pinned, and
+ * a pin of its name goes. One that failed only for something outside the
+ * policy and whose pin still has the grant it asks for keeps that pin
+ * instead (PLAN_KEEP, held).
+ */
+enum plan_action { PLAN_KEEP, PLAN_CREATE, PLAN_REPLACE, PLAN_SKIP, PLAN_FAIL };
 
 /* How a pin differs from its entry: a mask, 0 if it is what the entry
  * asks for.
@@ -54,6 +59,9 @@ struct plan_item {
 	struct policy_entry *entry;
 	struct target target;
 	int target_err;		/* audit: why the path did not open, or 0 */
+	int err;		/* apply: why the entry failed (reported), or 0 */
+	bool holdable;		/* it failed for a missing path or user */
+	bool held;		/* failed, but keeps its last good pin */
 	enum plan_action action;
 	bool pinned;		/* the pin directory has a pin of this name */
 	struct pin_info pin;	/* pinned: what it is */
@@ -77,15 +85,21 @@ struct plan {
 	size_t nr_items;
 	char **stale;		/* pins in the directory that no entry names */
 	size_t nr_stale;
+	bool force;		/* apply --force: replace foreign objects too */
+	char dir_drift[64];	/* how PIN_DIR differs from root's 0711, or "" */
+	size_t nr_foreign;	/* objects in the directory that are not pins */
 	struct plan_block *blocks;
 	size_t nr_blocks;
 	struct view_prog views[VIEW_COUNT];
 };
 
 /* Build the plan of POLICY_PATH in PL (freed with plan_free() whatever
- * this returns). 0 or -errno, reported.
+ * this returns). 0 or -errno, reported. Anything in the pin directory that
+ * is not one of fsiter-pin's pins is named and counted (nr_foreign): apply
+ * refuses to replace the directory unless FORCE.
  */
-int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode);
+int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
+	       bool force);
 /* Switch to the plan's pins (if anything changes) and print what changed.
  * 0 or -errno, reported; readers see the old pins or the new ones.
  */
@@ -94,8 +108,16 @@ bool plan_has_changes(const struct plan *pl);
 void plan_print(const struct plan *pl, bool dry_run);
 void plan_free(struct plan *pl);
 
-/* apply, once: build, then print (DRY_RUN) or commit. 0 or -errno. */
-int plan_apply(const char *policy_path, bool dry_run);
+/* How many entries failed (PLAN_FAIL or held). */
+size_t plan_failed(const struct plan *pl);
+/* What plan_apply() returns when some entries failed and the others
+ * were applied.
+ */
+#define PLAN_PARTIAL	1
+/* apply, once: build, then print (DRY_RUN) or commit. 0, PLAN_PARTIAL
+ * (each failed entry reported), or -errno: nothing changed.
+ */
+int plan_apply(const char *policy_path, bool dry_run, bool force);
 
 /* What audit reports, one call per finding, in the order of the policy:
  * KIND is a word of docs/output.md, LOC NULL for a pin no entry names.
@@ -124,7 +146,13 @@ const char *drift_word(unsigned int drift);
  * Taken names are freed and set to NULL. 0 or -ENOMEM.
  */
 int plan_match(struct plan *pl, char **names, size_t n);
-/* Read each pinned item's pin, its drift and action, from PL's dir. */
+/* E's text but its name, to tell whether a pin was made from it. 0 or
+ * -ENAMETOOLONG.
+ */
+int plan_entry_text(const struct policy_entry *e, char *buf, size_t size);
+/* Read each pinned item's pin, its drift and action, from PL's dir; and
+ * which failed items keep their last good pin (held).
+ */
 int plan_compare(struct plan *pl);
 
 #endif

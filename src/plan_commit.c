@@ -17,14 +17,28 @@ bool plan_has_changes(const struct plan *pl)
 		return true;
 	for (size_t i = 0; i < pl->nr_items; i++)
 		if (pl->items[i].action == PLAN_CREATE ||
-		    pl->items[i].action == PLAN_REPLACE)
+		    pl->items[i].action == PLAN_REPLACE ||
+		    (pl->items[i].action == PLAN_FAIL && pl->items[i].pinned))
 			return true;
 	return false;
 }
 
+size_t plan_failed(const struct plan *pl)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pl->nr_items; i++)
+		n += pl->items[i].action == PLAN_FAIL || pl->items[i].held;
+	return n;
+}
+
 void plan_print(const struct plan *pl, bool dry_run)
 {
-	size_t created = 0, replaced = 0, kept = 0, skipped = 0;
+	size_t created = 0, replaced = 0, kept = 0, skipped = 0, dropped = 0;
+
+	if (dry_run && pl->dir_drift[0])
+		printf("would restore %s: root's, mode %04o, no ACL entries (it has %s)\n",
+		       pl->pin_dir, PINDIR_MODE, pl->dir_drift);
 
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		const struct plan_item *it = &pl->items[i];
@@ -43,11 +57,22 @@ void plan_print(const struct plan *pl, bool dry_run)
 			replaced++;
 			break;
 		case PLAN_KEEP:
-			info_v("unchanged %s", e->name);
+			if (it->held)
+				printf("%s %s: its last good pin (the entry failed; its grant did not change)\n",
+				       dry_run ? "would keep" : "kept", e->name);
+			else
+				info_v("unchanged %s", e->name);
 			kept++;
 			break;
 		case PLAN_SKIP:
 			skipped++;
+			break;
+		case PLAN_FAIL:
+			if (!it->pinned)
+				break;
+			printf("%s %s: its entry failed\n",
+			       dry_run ? "would remove" : "removed", e->name);
+			dropped++;
 			break;
 		}
 	}
@@ -61,9 +86,11 @@ void plan_print(const struct plan *pl, bool dry_run)
 	}
 	printf("%s%zu created, %zu replaced, %zu removed, %zu unchanged",
 	       dry_run ? "dry run, nothing changed: " : "", created, replaced,
-	       pl->nr_stale, kept);
+	       pl->nr_stale + dropped, kept);
 	if (skipped)
 		printf(", %zu skipped (nofail)", skipped);
+	if (plan_failed(pl))
+		printf(", %zu failed", plan_failed(pl));
 	printf("\n");
 }
 
@@ -117,7 +144,7 @@ static int stage(struct plan *pl)
 
 		if (it->action == PLAN_KEEP)
 			ret = gen_keep(&pl->dir, it->entry->name);
-		else if (it->action != PLAN_SKIP)
+		else if (it->action == PLAN_CREATE || it->action == PLAN_REPLACE)
 			ret = stage_new(pl, it);
 	}
 	return ret;
@@ -128,31 +155,44 @@ static void record(struct plan *pl)
 {
 	struct manifest_record *recs;
 	struct pin_info *pis;
+	char (*texts)[PATH_MAX + 1024];
 	size_t n = 0;
 
 	recs = calloc(pl->nr_items + 1, sizeof(*recs));
 	pis = calloc(pl->nr_items + 1, sizeof(*pis));
-	for (size_t i = 0; recs && pis && i < pl->nr_items; i++) {
+	texts = calloc(pl->nr_items + 1, sizeof(*texts));
+	for (size_t i = 0; recs && pis && texts && i < pl->nr_items; i++) {
 		const struct policy_entry *e = pl->items[i].entry;
 
-		if (pl->items[i].action == PLAN_SKIP ||
-		    pin_read(&pl->dir, e->name, &pis[n]) || !pis[n].is_link)
+		if (pl->items[i].action == PLAN_SKIP || pl->items[i].action == PLAN_FAIL ||
+		    pin_read(&pl->dir, e->name, &pis[n]) || !pis[n].is_link ||
+		    plan_entry_text(e, texts[n], sizeof(texts[n])))
 			continue;
 		recs[n] = (struct manifest_record){ e->name, e->view->name, e->path,
-						    e->loc, pis[n].link_id, pis[n].tag };
+						    e->loc, pis[n].link_id, pis[n].tag,
+						    texts[n] };
 		n++;
 	}
-	if (recs && pis)
+	if (recs && pis && texts)
 		manifest_write(pl->dir.path, recs, n, pl->policy_path);
 	free(recs);
 	free(pis);
+	free(texts);
 }
 
 int plan_commit(struct plan *pl)
 {
 	int ret;
 
+	if (pl->nr_foreign && !pl->force)
+		return -EEXIST;	/* each named by plan_build() */
 	if (!plan_has_changes(pl)) {
+		/* The exchange would have made PIN_DIR anew; no exchange. */
+		if (pl->dir_drift[0] && !pindir_restore(&pl->dir))
+			printf("restored %s: root's, mode %04o, no ACL entries (it had %s)\n",
+			       pl->pin_dir, PINDIR_MODE, pl->dir_drift);
+		else if (pl->dir_drift[0])
+			warn("%s: cannot restore its mode (%s)", pl->pin_dir, pl->dir_drift);
 		plan_print(pl, false);
 		/* /run may have been emptied: record what is there anyway */
 		record(pl);
@@ -174,18 +214,42 @@ int plan_commit(struct plan *pl)
 	return 0;
 }
 
-int plan_apply(const char *policy_path, bool dry_run)
+/* Name each failed entry, after the changes; PLAN_PARTIAL if any. */
+static int report_failed(const struct plan *pl, bool dry_run)
+{
+	size_t n = plan_failed(pl);
+
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < pl->nr_items; i++) {
+		const struct plan_item *it = &pl->items[i];
+
+		if (it->action == PLAN_FAIL || it->held)
+			err_at(&it->entry->loc, "'%s' failed: %s", it->entry->name,
+			       it->held ? "its last good pin stays" :
+			       it->pinned ? "its pin is removed" : "not pinned");
+	}
+	err("%s: %zu entr%s failed; the others %s applied", pl->policy_path, n,
+	    n == 1 ? "y" : "ies", dry_run ? "would be" : "were");
+	return PLAN_PARTIAL;
+}
+
+int plan_apply(const char *policy_path, bool dry_run, bool force)
 {
 	struct plan pl;
 	int ret;
 
-	ret = plan_build(&pl, policy_path, dry_run ? PLAN_DRY_RUN : PLAN_APPLY);
+	ret = plan_build(&pl, policy_path, dry_run ? PLAN_DRY_RUN : PLAN_APPLY, force);
+	if (!ret && pl.nr_foreign && !force)
+		ret = -EEXIST;	/* each named by plan_build() */
 	if (!ret && dry_run)
 		plan_print(&pl, true);
 	else if (!ret)
 		ret = plan_commit(&pl);
 	if (ret)
 		err("%s: nothing was changed", policy_path);
+	else
+		ret = report_failed(&pl, dry_run);
 	plan_free(&pl);
 	return ret;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "diag.h"
 #include "fsiter_uapi.h"
+#include "manifest.h"
 #include "perms.h"
 #include "plan.h"
 #include "target_kind.h"
@@ -138,22 +139,105 @@ static int compare_item(struct plan *pl, struct plan_item *it)
 	return 0;
 }
 
+int plan_entry_text(const struct policy_entry *e, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "%s %s %04o %s %s %s %#x", e->view->name, e->path,
+			 (unsigned int)e->mode, e->owner ?: "-", e->group ?: "-",
+			 e->acl ?: "-", e->options);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * IT failed for something outside the policy: may it keep its pin? Only
+ * a link of its view, with its link flags, that the manifest says apply
+ * made from an entry with the same text (path, view, mode, owner, group,
+ * ACL, options), and whose owner, mode and ACL are still those (when its
+ * users resolve).
+ */
+static bool may_hold(struct plan *pl, struct plan_item *it, json_object *manifest)
+{
+	const struct policy_entry *e = it->entry;
+	struct manifest_entry rec;
+	char text[sizeof(rec.entry)];
+	const char *what;
+
+	if (!it->holdable || pin_read(&pl->dir, e->name, &it->pin) ||
+	    !it->pin.is_link || view_by_prog_name(it->pin.prog_name) != e->view ||
+	    it->pin.flags != plan_link_flags(e))
+		return false;
+	if (manifest_lookup(manifest, e->name, it->pin.link_id, &rec) ||
+	    plan_entry_text(e, text, sizeof(text)) || strcmp(rec.entry, text))
+		return false;
+	if (!e->unresolved) {
+		char path[PATH_MAX];
+
+		if (path_join(path, pl->dir.path, e->name) ||
+		    perms_match(pl->dir.cur_fd, e->name, path, e, &what) != 1)
+			return false;
+	}
+	return true;
+}
+
+/* The failed items: which keep their last good pin. */
+static void compare_failed(struct plan *pl)
+{
+	json_object *manifest = NULL;
+	bool loaded = false;
+
+	for (size_t i = 0; i < pl->nr_items; i++) {
+		struct plan_item *it = &pl->items[i];
+
+		if (it->action != PLAN_FAIL || !it->pinned || !it->holdable)
+			continue;
+		if (!loaded) {
+			manifest = manifest_load(pl->dir.path);
+			loaded = true;
+		}
+		if (may_hold(pl, it, manifest)) {
+			it->held = true;
+			it->action = PLAN_KEEP;
+		}
+	}
+	json_object_put(manifest);
+}
+
 int plan_compare(struct plan *pl)
 {
 	char **names = NULL;
 	size_t n = 0;
 	int ret;
 
+	/* PIN_DIR itself: root's, 0711, no ACL entries. */
+	if (pindir_check(&pl->dir, pl->dir_drift, sizeof(pl->dir_drift)) != 0)
+		pl->dir_drift[0] = '\0';
 	ret = pindir_names(&pl->dir, &names, &n);
 	if (ret) {
 		err("%s: %s", pl->dir.path, strerror(-ret));
 		return ret;
 	}
+	/* Anything else someone put there (a directory, another tool's
+	 * maps and programs) goes with the old directory: only with --force.
+	 */
+	for (size_t j = 0; j < n && pl->mode != PLAN_AUDIT; j++) {
+		const char *what = pin_foreign(&pl->dir, names[j]);
+
+		if (!what)
+			continue;
+		pl->nr_foreign++;
+		if (pl->force)
+			warn("%s/%s: %s, not a pin of fsiter-pin's; %s (--force)",
+			     pl->dir.path, names[j], what,
+			     pl->mode == PLAN_APPLY ? "removing it" : "it would be removed");
+		else
+			err("%s/%s: %s, not a pin of fsiter-pin's; refusing to replace the pin directory (--force removes it)",
+			    pl->dir.path, names[j], what);
+	}
 	ret = plan_match(pl, names, n);
 	for (size_t i = 0; i < pl->nr_items && !ret; i++) {
 		struct plan_item *it = &pl->items[i];
 
-		if (it->action == PLAN_SKIP)
+		if (it->action == PLAN_SKIP || it->action == PLAN_FAIL)
 			continue;
 		if (!it->pinned)
 			it->action = PLAN_CREATE;
@@ -161,5 +245,7 @@ int plan_compare(struct plan *pl)
 			ret = compare_item(pl, it);
 	}
 	pindir_free_names(names, n);
+	if (!ret)
+		compare_failed(pl);
 	return ret;
 }

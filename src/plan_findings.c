@@ -110,6 +110,10 @@ size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg)
 	for (size_t i = 0; i < pl->nr_stale; i++)
 		if (!policy_find(&pl->policy, pl->stale[i]))
 			say(&o, "extra", pl->stale[i], NULL, "not in the policy");
+	if (pl->dir_drift[0])
+		say(&o, "pin-dir", pl->pin_dir, NULL,
+		    "%s; fsiter-pin's pin directory is root's, mode %04o, with no ACL entries (apply restores it)",
+		    pl->dir_drift, PINDIR_MODE);
 	for (size_t i = 0; i < pl->nr_blocks; i++)
 		say(&o, "unreachable", pl->blocks[i].entry->name,
 		    &pl->blocks[i].entry->loc, "%s", pl->blocks[i].detail);

@@ -201,11 +201,14 @@ static int parse_setting(struct policy *p, const struct loc *loc,
 	}
 	if (!strcmp(f[1], "grant-traverse")) {
 		if (!strcmp(f[2], "yes")) {
-			p->grant_traverse = true;
+			p->grant_traverse = GRANT_TRAVERSE_YES;
+		} else if (!strcmp(f[2], "others")) {
+			p->grant_traverse = GRANT_TRAVERSE_OTHERS;
 		} else if (!strcmp(f[2], "no")) {
-			p->grant_traverse = false;
+			p->grant_traverse = GRANT_TRAVERSE_NO;
 		} else {
-			err_at(loc, "grant-traverse '%s': expected 'yes' or 'no'", ESC(f[2]));
+			err_at(loc, "grant-traverse '%s': expected 'yes', 'others' or 'no'",
+			       ESC(f[2]));
 			return -EINVAL;
 		}
 		p->grant_traverse_loc = *loc;

@@ -23,6 +23,7 @@
 #define POLICY_OPT_NOFAIL	0x1	/* a missing path skips the entry */
 #define POLICY_OPT_EXPOSE_RAW	0x2	/* inode-raw may be granted to non-root */
 #define POLICY_OPT_EXPOSE_CACHE	0x4	/* page-cache state to every reader */
+#define POLICY_OPT_HARDLINKS	0x8	/* a file with other names is fine */
 
 /* One named ACL entry, u:NAME:r or g:NAME:r, once validated. */
 struct policy_grant {
@@ -43,16 +44,22 @@ struct policy_entry {
 	unsigned int options;
 
 	/* Filled in by policy_validate(). */
+	bool unresolved;	/* a user or group it names does not resolve */
 	uid_t uid;
 	gid_t gid;
 	struct policy_grant *grants;
 	size_t nr_grants;
 };
 
+/* set grant-traverse: no; yes (named user and group entries); others (also
+ * o+x, and raising an ACL mask).
+ */
+enum grant_traverse { GRANT_TRAVERSE_NO, GRANT_TRAVERSE_YES, GRANT_TRAVERSE_OTHERS };
+
 struct policy {
 	char *pin_dir;
 	struct loc pin_dir_loc;
-	bool grant_traverse;
+	enum grant_traverse grant_traverse;
 	struct loc grant_traverse_loc;	/* .file NULL: not set */
 	struct policy_entry *entries;
 	size_t nr_entries;
@@ -83,7 +90,10 @@ int policy_parse_buf(struct policy *p, const char *file, const char *buf,
  * could change, or another negative errno for a file that cannot be read.
  */
 int policy_load(struct policy *p, const char *path);
-/* Resolve users, groups and ACLs, and check grants. 0 or -EINVAL. */
+/* Resolve users, groups and ACLs, and check grants. 0; -ENOENT if the
+ * only errors are users or groups that do not resolve (each such entry is
+ * marked unresolved: apply fails just those); or -EINVAL.
+ */
 int policy_validate(struct policy *p);
 
 /* The entry named NAME, or NULL; O(log n). */

@@ -176,6 +176,7 @@ static const struct {
 	{ "nofail", POLICY_OPT_NOFAIL },
 	{ "expose-raw", POLICY_OPT_EXPOSE_RAW },
 	{ "expose-cache", POLICY_OPT_EXPOSE_CACHE },
+	{ "hardlinks", POLICY_OPT_HARDLINKS },
 };
 
 const char *policy_options_parse(const char *s, unsigned int *out,
@@ -198,7 +199,7 @@ const char *policy_options_parse(const char *s, unsigned int *out,
 			memcpy(word, s, n);
 			word[n] = '\0';
 			*bad = word;
-			return n ? "unknown option (known: nofail, expose-raw, expose-cache)" :
+			return n ? "unknown option (known: nofail, expose-raw, expose-cache, hardlinks)" :
 				   "empty option";
 		}
 		if (flags & options[i].flag) {

@@ -4,6 +4,7 @@
  * groups through NSS, ACL text through libacl; and the rules that span
  * entries.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -152,6 +153,26 @@ static const struct lookup *lookup(void **cache, char kind, const char *text)
 	return l;
 }
 
+/* Is TOK "u:NAME:r", "g:NAME:r" or with "-", whatever NAME resolves to?
+ * NAME as useradd(8) and NSS services write one: letters, digits, and
+ * "_.-@$".
+ */
+static bool grant_text_ok(const char *tok)
+{
+	size_t n = strlen(tok);
+
+	if (n <= 4 || (tok[0] != 'u' && tok[0] != 'g') || tok[1] != ':' ||
+	    tok[n - 2] != ':' || (tok[n - 1] != 'r' && tok[n - 1] != '-'))
+		return false;
+	for (size_t i = 2; i < n - 2; i++)
+		if (!isalnum((unsigned char)tok[i]) && !strchr("_.-@$", tok[i]))
+			return false;
+	return true;
+}
+
+/* E's ACL column into its grants. 0; -ENOENT if the only trouble is a
+ * name that does not resolve; or -EINVAL (reported), -ENOMEM.
+ */
 static int validate_acl(struct policy_entry *e, void **cache)
 {
 	char *text, *save = NULL, *tok;
@@ -168,6 +189,13 @@ static int validate_acl(struct policy_entry *e, void **cache)
 		if (!l) {
 			ret = -ENOMEM;
 			break;
+		}
+		if (l->why && grant_text_ok(tok)) {
+			/* Well formed: the name is what does not resolve. */
+			err_at(&e->loc, "acl '%s': no such %s", ESC(tok),
+			       tok[0] == 'u' ? "user" : "group");
+			ret = ret ?: -ENOENT;
+			continue;
 		}
 		if (l->why) {
 			err_at(&e->loc, "acl '%s': %s", ESC(tok), l->why);
@@ -216,6 +244,7 @@ static bool grants_non_root(const struct policy_entry *e)
 static int validate_entry(struct policy_entry *e, void **cache)
 {
 	const struct lookup *owner = NULL, *group = NULL;
+	bool unresolved = false;
 	int ret = 0, r;
 
 	if ((e->owner && !(owner = lookup(cache, 'u', e->owner))) ||
@@ -225,17 +254,25 @@ static int validate_entry(struct policy_entry *e, void **cache)
 	e->gid = group && !group->ret ? group->id : 0;
 	if (owner && owner->ret) {
 		err_at(&e->loc, "owner '%s': no such user", ESC(e->owner));
-		ret = -EINVAL;
+		unresolved = true;
 	}
 	if (group && group->ret) {
 		err_at(&e->loc, "group '%s': no such group", ESC(e->group));
-		ret = -EINVAL;
+		unresolved = true;
 	}
 	if (e->acl) {
 		r = validate_acl(e, cache);
 		if (r == -ENOMEM)
 			return r;
-		ret = ret ?: r;
+		if (r == -ENOENT)
+			unresolved = true;
+		else
+			ret = ret ?: r;
+	}
+	/* The rules below need the ids; an entry that lacks one fails. */
+	if (unresolved && !ret) {
+		e->unresolved = true;
+		return -ENOENT;
 	}
 	if (!ret && (e->view->flags & VIEW_SHOWS_KADDR) &&
 	    !(e->options & POLICY_OPT_EXPOSE_RAW) && grants_non_root(e)) {
@@ -318,6 +355,7 @@ static size_t *find_repeats(const struct policy *p)
 int policy_validate(struct policy *p)
 {
 	size_t *first = find_repeats(p);
+	bool unresolved = false;
 	void *cache = NULL;
 	int ret = 0, r;
 
@@ -332,7 +370,10 @@ int policy_validate(struct policy *p)
 			ret = r;
 			break;
 		}
-		ret = ret ?: r;
+		if (r == -ENOENT)
+			unresolved = true;
+		else
+			ret = ret ?: r;
 		if (first[i] == SIZE_MAX)
 			continue;
 		o = &p->entries[first[i]];
@@ -342,5 +383,5 @@ int policy_validate(struct policy *p)
 	}
 	free(first);
 	tdestroy(cache, lookup_free);
-	return ret;
+	return ret ?: unresolved ? -ENOENT : 0;
 }

@@ -19,6 +19,7 @@
 #include <acl/libacl.h>
 #include "diag.h"
 #include "reach.h"
+#include "traverse.h"
 
 struct readers {
 	struct reader *r;
@@ -178,67 +179,16 @@ static void reader_fix(const struct reader *r, const char *dir, char *buf,
 			 r->kind == READER_USER ? 'u' : 'g', r->id, dir);
 }
 
-static int set_x(acl_entry_t ent)
-{
-	acl_permset_t ps;
-
-	if (acl_get_permset(ent, &ps) || acl_add_perm(ps, ACL_EXECUTE) ||
-	    acl_set_permset(ent, ps))
-		return -errno;
-	return 0;
-}
-
-/* Add search permission for R to ACL: its entry gets x, and so does the
- * mask, so the entry takes effect. Other bits are kept. 0 or -errno.
- */
-static int grant_search(acl_t *acl, const struct reader *r)
-{
-	acl_tag_t want = r->kind == READER_USER ? ACL_USER :
-			 r->kind == READER_GROUP ? ACL_GROUP : ACL_OTHER;
-	acl_entry_t ent, mine = NULL, mask = NULL;
-	acl_permset_t ps;
-	acl_tag_t tag;
-	int id, ret;
-
-	for (id = ACL_FIRST_ENTRY; acl_get_entry(*acl, id, &ent) == 1; id = ACL_NEXT_ENTRY) {
-		unsigned int *q;
-
-		if (acl_get_tag_type(ent, &tag))
-			return -errno;
-		if (tag == ACL_MASK)
-			mask = ent;
-		if (tag != want)
-			continue;
-		if (want == ACL_OTHER) {
-			mine = ent;
-			continue;
-		}
-		q = acl_get_qualifier(ent);
-		if (q && *q == r->id)
-			mine = ent;
-		acl_free(q);
-	}
-	if (!mine) {
-		if (acl_create_entry(acl, &mine) || acl_set_tag_type(mine, want) ||
-		    acl_set_qualifier(mine, &r->id) || acl_get_permset(mine, &ps) ||
-		    acl_clear_perms(ps) || acl_set_permset(mine, ps))
-			return -errno;
-	}
-	ret = set_x(mine);
-	if (ret || want == ACL_OTHER)
-		return ret;
-	if (mask)
-		return set_x(mask);
-	/* A first named entry: the mask becomes the group class's union. */
-	return acl_calc_mask(acl) ? -errno : 0;
-}
-
 /* Report one reader stopped at one directory: apply's error and hint. */
 static void print_block(const struct reach_block *b, void *arg)
 {
 	err_at(&b->entry->loc, "'%s' grants %s read access, but %s (mode %04o) does not let %s through",
 	       b->entry->name, b->who, b->dir, b->mode, b->other ? "them" : "it");
-	if (b->on_bpffs)
+	if (b->on_bpffs && b->needs_others)
+		hint("let it through with '%s', or put 'set grant-traverse others' in the policy (either lets %s)",
+		     b->fix, b->other ? "every user search it" :
+		     "every group-class entry with x through its ACL mask");
+	else if (b->on_bpffs)
 		hint("let it through with '%s', or put 'set grant-traverse yes' in the policy",
 		     b->fix);
 	else
@@ -247,8 +197,9 @@ static void print_block(const struct reach_block *b, void *arg)
 }
 
 struct reach_ctx {
-	bool grant_traverse;
+	enum grant_traverse gt;
 	bool dry_run;
+	struct traverse rec;	/* what grant-traverse added */
 	reach_report_fn report;
 	void *arg;
 	bool blocked;
@@ -280,17 +231,22 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 			continue;
 		reader_name(r, who, sizeof(who));
 		reader_fix(r, dir, fix, sizeof(fix));
-		if (c->grant_traverse && on_bpffs) {
-			ret = grant_search(&acl, r);
-			if (ret)
+		if (c->gt && on_bpffs) {
+			ret = traverse_grant(&acl, dir, r, c->gt == GRANT_TRAVERSE_OTHERS,
+					     c->dry_run ? NULL : &c->rec);
+			if (ret < 0)
 				break;
-			info("%s search permission on %s for %s (grant-traverse): %s",
-			     c->dry_run ? "would give" : "giving", dir, who, fix);
-			changed = true;
-			continue;
+			if (!ret) {
+				info("%s search permission on %s for %s (grant-traverse): %s",
+				     c->dry_run ? "would give" : "giving", dir, who, fix);
+				changed = true;
+				continue;
+			}
+			ret = 0;	/* it needs 'others' */
 		}
 		b = (struct reach_block){ r->first, who, dir, st.st_mode & 07777,
-					  fix, on_bpffs, r->kind == READER_OTHER };
+					  fix, on_bpffs, r->kind == READER_OTHER,
+					  traverse_needs_others(acl, r) };
 		c->report(&b, c->arg);
 		c->blocked = true;
 	}
@@ -323,21 +279,31 @@ static int check_dirs(struct reach_ctx *c, const struct readers *rs,
 }
 
 int reach_check(const struct policy_entry *const *entries, size_t n,
-		bool grant_traverse, const char *pin_dir, bool dry_run,
+		enum grant_traverse gt, const char *pin_dir, bool dry_run,
 		reach_report_fn report, void *arg)
 {
-	struct reach_ctx c = { grant_traverse, dry_run, report ?: print_block,
+	struct reach_ctx c = { gt, dry_run, { 0 }, report ?: print_block,
 			       arg, false };
 	struct readers rs = { 0 };
-	int ret;
+	int ret, r;
 
 	ret = collect(entries, n, &rs);
+	/* What an earlier apply added and no reader needs now goes first,
+	 * whatever this policy's grant-traverse says.
+	 */
+	if (!ret && !report)
+		ret = traverse_load(&c.rec, pin_dir);
+	if (!ret && !report)
+		ret = traverse_take_back(&c.rec, rs.r, rs.n, dry_run);
 	if (!ret && rs.n)
 		ret = check_dirs(&c, &rs, pin_dir);
 	if (!ret && c.blocked)
 		ret = -EACCES;
+	/* Recorded even after a failure: what was added stays known. */
+	r = !report && !dry_run ? traverse_save(&c.rec, pin_dir) : 0;
+	traverse_free(&c.rec);
 	free(rs.r);
-	return ret;
+	return ret ?: r;
 }
 
 /* Collects whether anyone was stopped, for reach_readers(). */
@@ -365,7 +331,7 @@ static bool reader_stopped(const struct reader *r, const char *pin_dir)
 {
 	struct readers one = { (struct reader *)r, 1 };
 	bool stopped = false;
-	struct reach_ctx c = { false, true, note_block, &stopped, false };
+	struct reach_ctx c = { .dry_run = true, .report = note_block, .arg = &stopped };
 
 	if (strcmp(memo.dir, pin_dir)) {
 		snprintf(memo.dir, sizeof(memo.dir), "%s", pin_dir);

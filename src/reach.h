@@ -36,19 +36,23 @@ struct reach_block {
 	const char *fix;	/* a command that would let it through */
 	bool on_bpffs;		/* so grant-traverse could */
 	bool other;		/* the reader is everyone (o+r) */
+	bool needs_others;	/* grant-traverse 'yes' could not: 'others' would */
 };
 
 typedef void (*reach_report_fn)(const struct reach_block *b, void *arg);
 
 /*
  * Can everyone that the N ENTRIES grant read access reach PIN_DIR (search
- * every directory from / down)? If not: with GRANT_TRAVERSE, add x ACL
- * entries on the bpffs directories in the way (unless DRY_RUN); without,
- * REPORT each reader stopped (NULL: print an error and how to fix it).
- * 0, -EACCES if anyone is stopped, or -errno.
+ * every directory from / down)? If not: with GT, add x ACL entries on the
+ * bpffs directories in the way, as far as GT allows (traverse.h), unless
+ * DRY_RUN; REPORT each reader stopped (NULL: print an error and how to fix
+ * it). With REPORT NULL (apply), first take back what an earlier apply's
+ * grant-traverse added and no reader needs now, and record what it adds;
+ * call it under the pin directory's lock. 0, -EACCES if anyone is
+ * stopped, or -errno.
  */
 int reach_check(const struct policy_entry *const *entries, size_t n,
-		bool grant_traverse, const char *pin_dir, bool dry_run,
+		enum grant_traverse gt, const char *pin_dir, bool dry_run,
 		reach_report_fn report, void *arg);
 /*
  * Who can read the pin PIN_PATH, from its owner, mode and ACL: "u:root,

@@ -17,13 +17,33 @@ struct target {
 	ino_t ino;
 	mode_t mode;	/* file type and permissions */
 	int mnt_id;	/* the mount the path resolved on */
+	unsigned int nlink;
+	/*
+	 * The first directory on the way that a user other than root could
+	 * change (an unsafe path transition, as systemd-tmpfiles calls it):
+	 * the length of its path in the policy's path, 0 if none; its owner
+	 * and mode.
+	 */
+	unsigned int unsafe_len;
+	uid_t unsafe_uid;
+	mode_t unsafe_mode;
 };
 
+/* How long target_open() waits for a path's filesystem. */
+#define TARGET_OPEN_TIMEOUT_S	10
+
 /*
- * Open PATH with O_PATH, refusing any symlink on the way (openat2 with
- * RESOLVE_NO_SYMLINKS): a path means what the policy says, whatever
- * anyone swapped in. O_PATH does not open the file itself, so FIFOs and
- * devices see nothing and nothing blocks. 0 or -errno.
+ * Open PATH with O_PATH, one component at a time from "/" (openat2 of
+ * each name under the directory fd before it, RESOLVE_NO_SYMLINKS and
+ * RESOLVE_BENEATH), refusing any symlink on the way: a path means what
+ * the policy says, whatever anyone swapped in; and note the first
+ * directory that a user other than root may write (unsafe_len). O_PATH
+ * does not open the file itself, so FIFOs and devices see nothing. The lookup itself may still block (a hard NFS
+ * mount whose server is gone, a FUSE daemon that does not answer), so it
+ * runs in a thread of its own, and after TARGET_OPEN_TIMEOUT_S seconds
+ * the caller goes on with -ETIMEDOUT; the thread, stuck in the kernel,
+ * closes what it opened if it ever returns, and dies with the process.
+ * 0 or -errno.
  */
 int target_open(const char *path, struct target *t);
 void target_close(struct target *t);

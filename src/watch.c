@@ -10,8 +10,13 @@
 #include "engine.h"
 #include "plan.h"
 
-/* Mounts that come in a burst (a disk with partitions) apply once. */
+/* Mounts that come in a burst (a disk with partitions) apply once: after
+ * SETTLE_MS without a change, or SETTLE_MAX_MS after the first one,
+ * whichever comes first, so that a mount table that never stops changing
+ * still gets applied.
+ */
 #define SETTLE_MS	300
+#define SETTLE_MAX_MS	5000
 
 static long now_ms(void)
 {
@@ -41,7 +46,7 @@ static int wait_change(int fd, int timeout_ms)
 
 int engine_watch(const char *policy, long timeout_s)
 {
-	long deadline = timeout_s >= 0 ? now_ms() + timeout_s * 1000 : -1;
+	long deadline, settle_end;
 	int fd, ret, last;
 
 	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
@@ -50,7 +55,9 @@ int engine_watch(const char *policy, long timeout_s)
 		err("/proc/self/mountinfo: %s", strerror(-ret));
 		return ret;
 	}
-	last = plan_apply(policy, false);
+	last = plan_apply(policy, false, false);
+	/* Quiet for TIMEOUT_S from now: the apply itself may take a while. */
+	deadline = timeout_s >= 0 ? now_ms() + timeout_s * 1000 : -1;
 	for (;;) {
 		long left = deadline < 0 ? -1 : deadline - now_ms();
 
@@ -63,10 +70,11 @@ int engine_watch(const char *policy, long timeout_s)
 		}
 		if (!ret)
 			break;
-		while (wait_change(fd, SETTLE_MS) > 0)
+		settle_end = now_ms() + SETTLE_MAX_MS;
+		while (now_ms() < settle_end && wait_change(fd, SETTLE_MS) > 0)
 			;
 		info("the mount table changed: applying %s again", policy);
-		last = plan_apply(policy, false);
+		last = plan_apply(policy, false, false);
 		if (timeout_s >= 0)
 			deadline = now_ms() + timeout_s * 1000;
 	}

@@ -127,15 +127,18 @@ static void test_good(void)
 		  "cache c1 \"/srv/with \\\"space\\\"\"\n"
 		  "mount\troot\t/\r\n"
 		  "inode-raw raw /etc/passwd 0444 - - - expose-raw,nofail\n"
-		  "cache open /etc/group 0444 - - - expose-cache",
+		  "cache open /etc/group 0444 - - - expose-cache\n"
+		  "cache hl /etc/hostname 0444 - - - hardlinks,nofail",
 		  1);
 	CHECK(ret == 0, "good policy: ret %d", ret);
 	CHECK(msgs && !*msgs, "good policy: no messages");
-	CHECK(p.nr_entries == 5, "5 entries, got %zu", p.nr_entries);
+	CHECK(p.nr_entries == 6, "6 entries, got %zu", p.nr_entries);
 	e = policy_find(&p, "open");
 	CHECK(e && e->options == POLICY_OPT_EXPOSE_CACHE, "expose-cache");
+	e = policy_find(&p, "hl");
+	CHECK(e && e->options == (POLICY_OPT_HARDLINKS | POLICY_OPT_NOFAIL), "hardlinks");
 	CHECK(p.pin_dir && !strcmp(p.pin_dir, "/sys/fs/bpf/other"), "pin-dir");
-	CHECK(p.grant_traverse, "grant-traverse");
+	CHECK(p.grant_traverse == GRANT_TRAVERSE_YES, "grant-traverse yes");
 	e = policy_find(&p, "passwd");
 	CHECK(e && e->view->id == VIEW_INODE && e->mode == 0440 && e->uid == 0 &&
 	      e->gid == 65534 && e->loc.line == 5, "passwd entry");
@@ -201,18 +204,43 @@ static void test_bad_fields(void)
 	bad("set pin-dir \"/sys/fs/bpf\\x2f\"", "pin-dir '/sys/fs/bpf/': a trailing '/'");
 	bad("set pin-dir /sys/fs/bpf/a\n\nset pin-dir /sys/fs/bpf/a\n", "t.conf:3: 'set pin-dir' given twice (first at line 1)");
 	bad("set grant-traverse no\nset pin-dir /sys/fs/bpf/a\nset grant-traverse yes\n", "t.conf:3: 'set grant-traverse' given twice (first at line 1)");
-	bad("set grant-traverse maybe", "expected 'yes' or 'no'");
+	bad("set grant-traverse maybe", "expected 'yes', 'others' or 'no'");
 	bad("set colour blue", "unknown setting 'colour'");
 	bad("set pin-dir", "'set' takes a key and a value");
 	bad(" inode x /a\n inode x /b\n", "t.conf:2: duplicate name 'x' (first at line 1)");
 }
 
+/*
+ * A name that does not resolve: -ENOENT, one message containing WANT, and
+ * the entry marked unresolved; with a second, good entry that is not.
+ */
+static void unresolved(const char *text, const char *want)
+{
+	struct policy p;
+	char buf[512];
+	int ret;
+
+	policy_init(&p);
+	snprintf(buf, sizeof(buf), "%s\ncache good /etc/passwd\n", text);
+	ret = run(&p, "t.conf", buf, 1);
+	CHECK(ret == -ENOENT, "'%s': ret %d, want -ENOENT", text, ret);
+	CHECK(msgs && strstr(msgs, want), "'%s': no message '%s'", text, want);
+	CHECK(count_lines(msgs) == 1, "'%s': %d messages, want 1", text,
+	      count_lines(msgs));
+	CHECK(p.nr_entries == 2 && p.entries[0].unresolved && !p.entries[1].unresolved,
+	      "'%s': only the first entry is unresolved", text);
+	policy_free(&p);
+}
+
 static void test_bad_validate(void)
 {
-	bad("inode x /etc/passwd - no-such-user-fsiter", "owner 'no-such-user-fsiter': no such user");
-	bad("inode x /etc/passwd - 4000000 ", "owner '4000000': no such user");
-	bad("inode x /etc/passwd - - no-such-group-fsiter", "group 'no-such-group-fsiter': no such group");
-	bad("inode x /etc/passwd - - - u:no-such-user-fsiter:r", "acl 'u:no-such-user-fsiter:r': not an ACL entry, or an unknown user or group");
+	unresolved("inode x /etc/passwd - no-such-user-fsiter", "t.conf:1: owner 'no-such-user-fsiter': no such user");
+	unresolved("inode x /etc/passwd - 4000000 ", "owner '4000000': no such user");
+	unresolved("inode x /etc/passwd - - no-such-group-fsiter", "group 'no-such-group-fsiter': no such group");
+	unresolved("inode x /etc/passwd - - - u:no-such-user-fsiter:r", "acl 'u:no-such-user-fsiter:r': no such user");
+	unresolved("inode x /etc/passwd - - - g:nogroup:r,g:no-such-group-fsiter:-", "acl 'g:no-such-group-fsiter:-': no such group");
+	/* A policy error beside it is still one: the policy is refused. */
+	bad("inode x /etc/passwd - - - u:no-such-user-fsiter:rw", "acl 'u:no-such-user-fsiter:rw': not an ACL entry");
 	bad("inode x /etc/passwd - - - u:nobody:rw", "acl 'u:nobody:rw': pins are only read");
 	bad("inode x /etc/passwd - - - m::r", "acl 'm::r': only named entries");
 	bad("inode x /etc/passwd - - - o::r", "only named entries");
@@ -298,6 +326,9 @@ static void test_dropin_override(void)
 	ret = run(&p, "policy.d/15-z.conf", "set pin-dir /sys/fs/bpf/z\nset grant-traverse yes\n", 0);
 	CHECK(ret == 0 && !strcmp(p.pin_dir, "/sys/fs/bpf/z") && p.grant_traverse,
 	      "settings of a drop-in replace the earlier ones: %d", ret);
+	ret = run(&p, "policy.d/16-y.conf", "set grant-traverse others\n", 0);
+	CHECK(ret == 0 && p.grant_traverse == GRANT_TRAVERSE_OTHERS,
+	      "grant-traverse others");
 	ret = run(&p, "policy.d/16-z.conf", "set grant-traverse no\nset grant-traverse no\n", 0);
 	CHECK(ret == -EINVAL && strstr(msgs, "policy.d/16-z.conf:2: 'set grant-traverse' given twice (first at line 1)"),
 	      "a setting twice in a drop-in");

@@ -67,7 +67,7 @@ test_grant_traverse() {
 	check "x for fsreaders on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'group:fsreaders:--x'"
 	check "x for fsb on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'user:fsb:--x'"
 	check_eq "/sys/fs/bpf stays closed to others" "$(getfacl -p /sys/fs/bpf 2>/dev/null | sed -n 's/^other:://p')" "---"
-	check_eq "pin dir" "$(stat -c '%a %U' $pins)" "755 root"
+	check_eq "pin dir" "$(stat -c '%a %U' $pins)" "711 root"
 	check_eq "work dir is root's alone" "$(stat -c '%a %U' ${pins}_staging)" "700 root"
 	check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
 }
@@ -125,7 +125,7 @@ test_dry_run() {
 	before=$(state)
 	echo "== --dry-run of a changed policy changes nothing"
 	cat >$t/policy2.conf <<'POLICY'
-set grant-traverse yes
+set grant-traverse others
 cache     report-cache  /run/t/report.db  0444  root  fsreaders
 inode     report-inode  /run/t/report.db  0400  root  root   u:fsb:r
 inode-raw report-raw    /run/t/report.db
@@ -169,24 +169,27 @@ test_apply_changed() {
 }
 
 test_bad_input() {
-	needs test_grant_traverse
+	needs test_apply_changed
 	echo "== bad input changes nothing"
 	before=$(state)
-	printf 'cache sym /run/t/link 0444\n' >$t/bad1.conf
+	# A bad entry fails alone: the rest of the policy (policy2's) applies.
+	n=$(( $(wc -l <$t/policy2.conf) + 1 ))
+	{ cat $t/policy2.conf; printf 'cache sym /run/t/link 0444\n'; } >$t/bad1.conf
 	out=$("$tool" apply $t/bad1.conf 2>&1); rc=$?
 	echo "$out"
-	check_eq "a symlink is refused" "$rc" 1
-	check "with file, line and why" has "bad1.conf:1: path '/run/t/link': a component is a symbolic link; write the path it points to"
+	check_eq "a symlink is refused, alone" "$rc" 3
+	check "with file, line and why" has "bad1.conf:$n: path '/run/t/link': a component is a symbolic link; write the path it points to"
+	check "and named at the end" has "bad1.conf:$n: 'sym' failed: not pinned"
 	printf 'cache x /run/t/report.db\ninod y /etc/passwd\ncache z /etc/passwd 0446\n' >$t/bad2.conf
 	out=$("$tool" apply $t/bad2.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "a bad policy is refused" "$rc" 1
 	check "the view named" has "bad2.conf:2: unknown view 'inod'"
 	check "the mode named" has "bad2.conf:3: mode '0446': world-writable"
-	printf 'cache x /run/t/nope 0444\n' >$t/bad3.conf
+	{ cat $t/policy2.conf; printf 'cache x /run/t/nope 0444\n'; } >$t/bad3.conf
 	out=$("$tool" apply $t/bad3.conf 2>&1); rc=$?
-	check_eq "a missing path without nofail is an error" "$rc" 1
-	check "named" has "bad3.conf:1: path '/run/t/nope': no such file or directory"
+	check_eq "a missing path without nofail is an error" "$rc" 3
+	check "named" has "bad3.conf:$n: path '/run/t/nope': no such file or directory"
 	check_eq "state unchanged by bad input" "$(state)" "$before"
 	out=$(as fsa "$tool" apply $t/policy2.conf 2>&1); rc=$?
 	check_eq "an unprivileged apply fails" "$rc" 1
@@ -216,6 +219,130 @@ test_remove() {
 	check "remove --all" "$tool" remove --all
 	check_eq "nothing left" "$(ls $pins | wc -l)" 0
 	check_eq "no iterator links left" "$(bpftool link show | grep -c iter)" 0
+}
+
+# try NAME LINE...: apply $t/NAME.conf, made of the LINEs; its output in
+# $out (and printed), its status in $rc
+try() {
+	printf '%s\n' "${@:2}" >"$t/$1.conf"
+	out=$("$tool" apply "$t/$1.conf" 2>&1); rc=$?
+	echo "$out"
+}
+
+# acl_of WHAT: the permissions of /sys/fs/bpf's ACL entry WHAT ("other::")
+acl_of() { getfacl -p /sys/fs/bpf 2>/dev/null | sed -n "s/^$1//p"; }
+
+test_traverse_scope() {
+	echo "== grant-traverse: yes adds no o+x and raises no mask; both are taken back"
+	"$tool" remove --all >/dev/null 2>&1
+	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
+	rm -f /run/fsiter-pin/*.traverse.json
+	try tv1 "set grant-traverse yes" "cache tv-o /etc/passwd 0444"
+	check_eq "yes: a pin for everyone is refused" "$rc" 1
+	check "the hint names 'others'" has "put 'set grant-traverse others' in the policy"
+	check_eq "o stays ---" "$(acl_of other::)" ---
+	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
+	setfacl -m g:fsother:x,m::- /sys/fs/bpf
+	try tv2 "set grant-traverse yes" "cache tv-u /etc/passwd 0400 root root u:fsa:r"
+	check_eq "yes: a mask without x is not raised" "$rc" 1
+	check_eq "the mask stays ---" "$(acl_of mask::)" ---
+	setfacl -b /sys/fs/bpf
+	try tv3 "set grant-traverse others" "cache tv-o /etc/passwd 0444" \
+		"cache tv-u /etc/group 0400 root root u:fsb:r"
+	check_eq "others: applies" "$rc" 0
+	check_eq "o+x" "$(acl_of other::)" --x
+	check_eq "u:fsb:x" "$(acl_of user:fsb:)" --x
+	check "fsb reads" reads fsb $pins/tv-u
+	try tv4 "set grant-traverse others" "cache tv-x /etc/passwd 0400"
+	check_eq "a policy without those readers applies" "$rc" 0
+	check "it says what it takes back" has "taking back search permission on /sys/fs/bpf from o "
+	check_eq "o+x taken back" "$(acl_of other::)" ---
+	check_eq "u:fsb taken back" "$(acl_of user:fsb:)" ""
+	check_eq "and the mask it made" "$(acl_of mask::)" ""
+	"$tool" remove --all >/dev/null
+}
+
+# fresh NAME LINE: nothing pinned, then $t/NAME.conf (grant-traverse
+# others and LINE) applied
+fresh() {
+	"$tool" remove --all >/dev/null 2>&1
+	try "$1" "set grant-traverse others" "$2" >/dev/null
+}
+
+test_foreign() {
+	echo "== objects that are not pins in the pin directory: named, kept, --force"
+	fresh fo "cache fo-a /etc/passwd 0444"
+	mkdir -p $pins/fo-dir/sub
+	bpftool map create $pins/fo-map type array key 4 value 4 entries 1 name fo_map
+	out=$("$tool" apply $t/fo.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply refuses" "$rc" 1
+	check "naming the directory" has "$pins/fo-dir: a directory, not a pin of fsiter-pin's; refusing to replace the pin directory (--force removes it)"
+	check "naming the map" has "$pins/fo-map: a BPF map"
+	check "both stay" test -d $pins/fo-dir/sub -a -e $pins/fo-map
+	out=$("$tool" remove --all 2>&1); rc=$?
+	check_eq "remove --all refuses too" "$rc" 1
+	check "and removes nothing" test -e $pins/fo-a
+	out=$("$tool" apply --force $t/fo.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply --force" "$rc" 0
+	check "removes them" test ! -e $pins/fo-dir -a ! -e $pins/fo-map -a -e $pins/fo-a
+	check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
+	mkdir -p $pins/fo-dir2/a/b
+	check "remove --force removes a directory tree" "$tool" remove --force fo-dir2
+	check "it is gone" test ! -e $pins/fo-dir2
+	"$tool" remove --all >/dev/null
+}
+
+test_pin_dir_mode() {
+	echo "== the pin directory: root's 0711; audit notices a change, apply restores it"
+	fresh pm "cache pm-a /etc/passwd 0444"
+	check_eq "0711" "$(stat -c '%a %U' $pins)" "711 root"
+	check "fsb may not list it" bash -c "! setpriv --reuid=fsb --regid=fsb --init-groups ls $pins"
+	check "but reads the pin" reads fsb $pins/pm-a
+	chmod 0755 $pins && setfacl -m u:fsb:rwx $pins
+	out=$("$tool" audit $t/pm.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "audit: drift" "$rc" 1
+	check "names the pin directory" has "^pin-dir  *$pins: access ACL entries"
+	out=$("$tool" apply $t/pm.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply with nothing else to do" "$rc" 0
+	check "says it restored it" has "^restored $pins: root's, mode 0711, no ACL entries"
+	check_eq "0711 again" "$(stat -c '%a %U' $pins)" "711 root"
+	check "no ACL entries" bash -c "! getfacl -cp $pins | grep -q '^user:fsb'"
+	out=$("$tool" audit $t/pm.conf 2>&1); rc=$?
+	check_eq "audit: clean" "$rc" 0
+	"$tool" remove --all >/dev/null
+}
+
+test_unsafe_paths() {
+	echo "== unsafe path transitions and hard links"
+	"$tool" remove --all >/dev/null 2>&1
+	rm -rf $t/up && mkdir -p $t/up/grp $t/up/user
+	chgrp fsreaders $t/up/grp && chmod 2775 $t/up/grp && echo a >$t/up/grp/f
+	chown fsa $t/up/user && echo b >$t/up/user/f
+	echo c >$t/up/safe && ln $t/up/safe $t/up/safe-link
+	cat >$t/up.conf <<P
+set grant-traverse others
+cache up-grp   $t/up/grp/f     0444
+cache up-user  $t/up/user/f    0400 - - - expose-cache
+cache up-link  $t/up/safe      0444
+cache up-link2 $t/up/safe-link 0444 - - - hardlinks
+P
+	out=$("$tool" apply $t/up.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "some entries fail" "$rc" 3
+	check "a group-writable directory: a warning" \
+		has "warning: $t/up.conf:2: path '$t/up/grp/f': $t/up/grp may be changed by its group"
+	check "and the pin" test -e $pins/up-grp
+	check "with expose-cache: refused" \
+		has "up.conf:3: path '$t/up/user/f': $t/up/user may be changed by its owner, uid 2001, .*refused with expose-cache"
+	check "no pin" test ! -e $pins/up-user
+	check "a file with two names: refused" has "up.conf:4: path '$t/up/safe': a file with 2 names"
+	check "no pin" test ! -e $pins/up-link
+	check "unless the entry says 'hardlinks'" test -e $pins/up-link2
+	"$tool" remove --all >/dev/null
 }
 
 run_tests

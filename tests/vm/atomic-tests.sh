@@ -36,13 +36,13 @@ same() {
 }
 
 cat >$t/a.conf <<'P'
-set grant-traverse yes
+set grant-traverse others
 cache keepme   /etc/passwd   0444
 cache changeme /etc/group    0440 root fsreaders
 cache dropme   /etc/hostname 0444
 P
 cat >$t/b.conf <<'P'
-set grant-traverse yes
+set grant-traverse others
 cache keepme   /etc/passwd   0444
 cache changeme /etc/group    0400 root root g:fsother:r
 inode newone   /etc/passwd   0444
@@ -124,7 +124,7 @@ test_concurrent() {
 	"$tool" remove --all >/dev/null
 	for i in $(seq 1 8); do
 		{
-			echo "set grant-traverse yes"
+			echo "set grant-traverse others"
 			echo "cache p$i-a /etc/passwd 0444"
 			echo "cache p$i-b /etc/group 0440 root fsreaders"
 			echo "inode shared /etc/passwd 0400 root root u:fsa:r"
@@ -144,6 +144,64 @@ test_concurrent() {
 	out=$("$tool" apply $t/c$winner.conf 2>&1)
 	check "and match it exactly" grep -q "^nothing to do: 3 pins match the policy$" <<<"$out"
 	check_eq "no pin left from another" "$(bpftool link show | grep -c iter)" 3
+}
+
+# hold NAME PATH [FILE]: as fsa, hold an O_PATH fd on PATH (holdfd.py);
+# probe NAME then re-opens through it (or FILE under the held directory)
+# and prints "read" or why not. unhold NAME stops it.
+hold() {
+	local d=$t/hold-$1
+	rm -rf "$d" && mkdir -m 0777 "$d"
+	as fsa python3 "$here/holdfd.py" "${@:2}" "$d" &
+	for _ in $(seq 1 200); do [[ -e $d/ready ]] && break; sleep 0.1; done
+	echo 0 >"$d/n"
+}
+probe() {
+	local d=$t/hold-$1 n
+	n=$(( $(cat "$d/n") + 1 ))
+	echo $n >"$d/n"
+	touch "$d/go.$n"
+	for _ in $(seq 1 200); do [[ -s $d/res.$n ]] && break; sleep 0.1; done
+	cat "$d/res.$n" 2>/dev/null || echo "no answer"
+}
+unhold() { touch "$t/hold-$1/stop"; }
+
+test_revoke() {
+	echo "== a revoked reader who holds an O_PATH fd cannot re-open the pin"
+	printf 'set grant-traverse yes\n%s\n%s\n' \
+		"cache rv /etc/passwd 0400 root root u:fsa:r" \
+		"cache rs /etc/group 0400 root root u:fsa:r" >$t/r1.conf
+	printf 'set grant-traverse yes\n%s\n' "cache rv /etc/passwd 0400 root root" >$t/r2.conf
+	printf '%s\n%s\n' "$(cat $t/r1.conf)" "cache rn /etc/hostname 0400" >$t/r3.conf
+	"$tool" remove --all >/dev/null 2>&1
+	"$tool" apply $t/r1.conf >/dev/null
+	hold rv $pins/rv
+	hold rs $pins/rs
+	check_eq "granted: the fd re-opens" "$(probe rv)" read
+	"$tool" apply $t/r3.conf >/dev/null
+	check_eq "a kept pin still re-opens" "$(probe rv)" read
+	check_eq "and keeps its mode (the group bits: the mask)" "$(stat -c %a $pins/rv)" 440
+	"$tool" apply $t/r2.conf >/dev/null
+	check_eq "grant dropped by apply: re-open fails" "$(probe rv)" "Permission denied"
+	check_eq "entry dropped by apply: re-open fails" "$(probe rs)" "Permission denied"
+	unhold rv; unhold rs
+
+	"$tool" apply $t/r1.conf >/dev/null
+	hold rm $pins/rv
+	check_eq "before remove: the fd re-opens" "$(probe rm)" read
+	"$tool" remove rv >/dev/null
+	check_eq "after remove: re-open fails" "$(probe rm)" "Permission denied"
+	unhold rm
+
+	"$tool" apply $t/r1.conf >/dev/null
+	hold dir $pins rv
+	check_eq "through the directory: opens" "$(probe dir)" read
+	FSITER_FAULT=cleanup "$tool" apply $t/r2.conf >/dev/null 2>&1
+	check "the old directory is left in the work directory" test -d $work/next
+	check_eq "through the old directory: refused" "$(probe dir)" "Permission denied"
+	check_eq "the old directory is 0700" "$(stat -c %a $work/next)" 700
+	unhold dir
+	"$tool" remove --all >/dev/null
 }
 
 run_tests

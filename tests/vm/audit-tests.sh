@@ -20,7 +20,7 @@ echo data >$t/other
 truncate -s 320M $t/xfs.img && mkfs.xfs -q $t/xfs.img && mount -o loop $t/xfs.img $t/mnt
 echo data >$t/mnt/f
 cat >$policy <<'P'
-set grant-traverse yes
+set grant-traverse others
 cache  c-file   /run/au/file    0440 root fsreaders
 inode  i-file   /run/au/file    0400 root root g:fsreaders:r
 cache  c-other  /run/au/other   0444
@@ -167,6 +167,21 @@ test_errors() {
 	check "names the line" has "bad.conf:1: unknown view 'inod'"
 	out=$("$tool" audit $t/nope.conf 2>&1); rc=$?
 	check_eq "exit 2 for a missing policy" "$rc" 2
+}
+
+test_list_errors() {
+	needs test_apply
+	echo "== list: a pin it cannot read, and output it cannot write"
+	out=$(FSITER_FAULT=read:2 "$tool" list 2>&1); rc=$?
+	echo "$out"
+	check_eq "list fails when a pin cannot be read" "$rc" 1
+	check "naming it" has "^fsiter-pin: $pins/c-other: Input/output error$"
+	check "and still lists the others" has "^c-file "
+	out=$("$tool" list 2>&1 >/dev/full); rc=$?
+	check_eq "list >/dev/full fails" "$rc" 1
+	check "saying so" has "fsiter-pin: write error: No space left on device"
+	out=$("$tool" audit --json $policy 2>&1 >/dev/full); rc=$?
+	check "audit >/dev/full fails too" test "$rc" -ne 0
 }
 
 run_tests

@@ -29,7 +29,7 @@ wait_for() {
 }
 
 cat >/etc/fsiter/policy.conf <<'P'
-set grant-traverse yes
+set grant-traverse others
 cache  hostname   /etc/hostname     0444
 cache  usb-data   /run/hp/usb/data  0444 root fsreaders - nofail
 inode  usb-inode  /run/hp/usb/data  0400 root root g:fsreaders:r nofail

@@ -23,7 +23,7 @@ echo small >$t/small
 
 for v in a b; do
 	{
-		echo "set grant-traverse yes"
+		echo "set grant-traverse others"
 		echo "inode  big-inode  $t/big    0444 - - - expose-cache"
 		echo "cache  big-cache  $t/big    0444"
 		echo "cache  small      $t/small  0444 - - - expose-cache"
@@ -89,6 +89,21 @@ test_kmemleak() {
 	else
 		echo "(no kmemleak in this kernel)"
 	fi
+}
+
+test_fd_limit() {
+	echo "== 5000 entries under systemd's default soft limit of 1024 open files"
+	mkdir -p $t/fd
+	for i in $(seq 1 5000); do
+		: >$t/fd/f$i
+		echo "cache f$i $t/fd/f$i 0400"
+	done >$t/fd.conf
+	# as systemd starts a service: soft 1024, hard 524288
+	out=$(ulimit -Hn 524288 && ulimit -Sn 1024 && "$tool" apply $t/fd.conf 2>&1); rc=$?
+	tail -3 <<<"$out"
+	check_eq "apply succeeds" "$rc" 0
+	check_eq "5000 pins" "$(find $pins -mindepth 1 | wc -l)" 5000
+	"$tool" remove --all >/dev/null
 }
 
 run_tests

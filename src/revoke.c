@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Revoke pins before they go; see revoke.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <acl/libacl.h>
+#include "revoke.h"
+
+DIR *opendir_at(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *dir;
+	int e;
+
+	if (fd < 0)
+		return NULL;
+	dir = fdopendir(fd);
+	if (!dir) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return dir;
+}
+
+/* MODE, and an ACL that is only MODE, on the inode of O_PATH fd FD. */
+static int set_bare_mode(int fd, mode_t mode)
+{
+	char proc[64];
+	acl_t acl = NULL;
+	int ret = 0;
+
+	/* An O_PATH fd takes no fchmod(), nor fsetxattr(): its /proc link does. */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (chmod(proc, mode))
+		return -errno;
+	acl = acl_from_mode(mode);
+	if (!acl)
+		return -errno;
+	if (acl_set_file(proc, ACL_TYPE_ACCESS, acl) && errno != EOPNOTSUPP)
+		ret = -errno;
+	acl_free(acl);
+	return ret;
+}
+
+/* Revoke NAME of DIRFD unless KEEP_FD's NAME is the same inode. */
+static int revoke_unless_kept(int dirfd, const char *name, int keep_fd)
+{
+	struct stat st, kst;
+	int fd = -1, ret = 0;
+
+	fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		goto out;
+	}
+	if (keep_fd >= 0 && !fstatat(keep_fd, name, &kst, AT_SYMLINK_NOFOLLOW) &&
+	    kst.st_ino == st.st_ino && kst.st_dev == st.st_dev)
+		goto out;	/* it stays */
+	if (S_ISREG(st.st_mode))
+		ret = set_bare_mode(fd, 0);
+	else if (S_ISDIR(st.st_mode))
+		ret = set_bare_mode(fd, 0700);
+out:
+	close(fd);
+	return ret;
+}
+
+int pin_revoke(int dirfd, const char *name)
+{
+	return revoke_unless_kept(dirfd, name, -1);
+}
+
+static int remove_at(int parent_fd, const char *name, int keep_fd,
+		     unsigned int depth);
+
+/* Revoke what is in FD and is not kept; and unlink it unless ONLY_REVOKE. */
+static int empty_at(int fd, int keep_fd, unsigned int depth, bool only_revoke)
+{
+	struct dirent *de;
+	DIR *dir;
+	int ret = 0, r;
+
+	dir = opendir_at(fd, ".");
+	if (!dir)
+		return -errno;
+	for (;;) {
+		errno = 0;
+		de = readdir(dir);
+		if (!de) {
+			if (errno && !ret)
+				ret = -errno;
+			break;
+		}
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		r = revoke_unless_kept(dirfd(dir), de->d_name, keep_fd);
+		if (!r && !only_revoke && unlinkat(dirfd(dir), de->d_name, 0)) {
+			r = errno == ENOENT ? 0 : -errno;
+			if (r == -EISDIR)
+				r = depth ? remove_at(dirfd(dir), de->d_name, keep_fd,
+						 depth - 1) : -ELOOP;
+		}
+		if (r && !ret)
+			ret = r;
+	}
+	closedir(dir);
+	return ret;
+}
+
+static int remove_at(int parent_fd, const char *name, int keep_fd,
+		     unsigned int depth)
+{
+	int fd, ret;
+
+	fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	ret = empty_at(fd, keep_fd, depth, false);
+	close(fd);
+	if (!ret && unlinkat(parent_fd, name, AT_REMOVEDIR) && errno != ENOENT)
+		ret = -errno;
+	return ret;
+}
+
+int tree_revoke(int fd, int keep_fd)
+{
+	return empty_at(fd, keep_fd, 0, true);
+}
+
+int tree_empty(int fd, int keep_fd)
+{
+	return empty_at(fd, keep_fd, TREE_MAX_DEPTH, false);
+}
+
+int tree_remove(int parent_fd, const char *name, int keep_fd)
+{
+	return remove_at(parent_fd, name, keep_fd, TREE_MAX_DEPTH);
+}

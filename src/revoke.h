@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Taking grants back. A reader who once reached a pin may hold an O_PATH
+ * fd on it, or on its directory, or sit in that directory; the kernel
+ * checks the pin's own mode and ACL when it is opened again (through
+ * /proc/self/fd/N or by name), not the directories it was found through.
+ * So a pin that goes away first gets mode 0000 and no ACL entries, and a
+ * directory that goes away first gets 0700, before anything is unlinked.
+ */
+#ifndef FSITER_REVOKE_H
+#define FSITER_REVOKE_H
+
+#include <dirent.h>
+
+/* How deep tree_remove() goes: bpffs trees fsiter-pin makes are 1 deep. */
+#define TREE_MAX_DEPTH	8
+
+/* opendir() of NAME in DIRFD, not following a symlink; NULL with errno. */
+DIR *opendir_at(int dirfd, const char *name);
+/* Mode 0000 and an ACL that is only that mode, on NAME in DIRFD (a pin;
+ * anything but a regular file is left). 0 or -errno.
+ */
+int pin_revoke(int dirfd, const char *name);
+/*
+ * Revoke each pin in directory FD but those that are also the pin of the
+ * same name in KEEP_FD (the same inode: a hard link apply kept; -1:
+ * none); a directory in FD is made 0700. Goes on after a failure; the
+ * first -errno, or 0.
+ */
+int tree_revoke(int fd, int keep_fd);
+/*
+ * Empty directory FD: revoke as tree_revoke(), then unlink; directories
+ * are emptied the same way, at most TREE_MAX_DEPTH deep (-ELOOP below
+ * that), then removed. Goes on after a failure; the first -errno, or 0.
+ */
+int tree_empty(int fd, int keep_fd);
+/* tree_empty() on directory NAME of PARENT_FD, then remove it; a missing
+ * one is not an error. 0 or -errno.
+ */
+int tree_remove(int parent_fd, const char *name, int keep_fd);
+
+#endif

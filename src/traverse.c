@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/* grant-traverse's entries: added, recorded, taken back; traverse.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <acl/libacl.h>
+#include <json-c/json.h>
+#include "diag.h"
+#include "manifest.h"
+#include "traverse.h"
+
+#define SUFFIX	".traverse.json"
+
+static bool has_x(acl_entry_t ent)
+{
+	acl_permset_t ps;
+
+	return !acl_get_permset(ent, &ps) && acl_get_perm(ps, ACL_EXECUTE) == 1;
+}
+
+static int set_x(acl_entry_t ent, bool on)
+{
+	acl_permset_t ps;
+
+	if (acl_get_permset(ent, &ps) ||
+	    (on ? acl_add_perm(ps, ACL_EXECUTE) : acl_delete_perm(ps, ACL_EXECUTE)) ||
+	    acl_set_permset(ent, ps))
+		return -errno;
+	return 0;
+}
+
+static int rec_add(struct traverse *t, const char *dir, char tag, unsigned int id)
+{
+	struct traverse_rec *r;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (t->r[i].tag == tag && t->r[i].id == id && !strcmp(t->r[i].dir, dir))
+			return 0;
+	r = realloc(t->r, (t->n + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	t->r = r;
+	r[t->n] = (struct traverse_rec){ strdup(dir), tag, id };
+	if (!r[t->n].dir)
+		return -ENOMEM;
+	t->n++;
+	t->changed = true;
+	return 0;
+}
+
+int traverse_load(struct traverse *t, const char *pin_dir)
+{
+	char path[PATH_MAX];
+	json_object *root, *o, *v;
+	int ret = 0;
+
+	memset(t, 0, sizeof(*t));
+	manifest_path(pin_dir, SUFFIX, path);
+	if (access(path, F_OK))
+		return errno == ENOENT ? 0 : -errno;
+	root = json_object_from_file(path);
+	if (!root || !json_object_is_type(root, json_type_array)) {
+		warn("%s: not a record of grant-traverse; ignored", path);
+		json_object_put(root);
+		return 0;
+	}
+	for (size_t i = 0; !ret && i < json_object_array_length(root); i++) {
+		const char *dir, *tag;
+
+		o = json_object_array_get_idx(root, i);
+		dir = json_object_object_get_ex(o, "dir", &v) ? json_object_get_string(v) : NULL;
+		tag = json_object_object_get_ex(o, "tag", &v) ? json_object_get_string(v) : NULL;
+		if (!dir || !tag || !*tag || !strchr("ugomc", *tag))
+			continue;
+		ret = rec_add(t, dir, *tag, json_object_object_get_ex(o, "id", &v) ?
+			      (unsigned int)json_object_get_int64(v) : 0);
+	}
+	json_object_put(root);
+	t->changed = false;
+	return ret;
+}
+
+int traverse_save(struct traverse *t, const char *pin_dir)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	json_object *root;
+	int ret = 0;
+
+	if (!t->changed)
+		return 0;
+	manifest_path(pin_dir, SUFFIX, path);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	root = json_object_new_array();
+	for (size_t i = 0; root && i < t->n; i++) {
+		json_object *o = json_object_new_object();
+		char tag[2] = { t->r[i].tag, '\0' };
+
+		json_object_object_add(o, "dir", json_object_new_string(t->r[i].dir));
+		json_object_object_add(o, "tag", json_object_new_string(tag));
+		json_object_object_add(o, "id", json_object_new_int64(t->r[i].id));
+		json_object_array_add(root, o);
+	}
+	if (mkdir_manifest_dir() || !root ||
+	    json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY) ||
+	    chmod(tmp, 0600) || rename(tmp, path)) {
+		ret = -errno ?: -EIO;
+		unlink(tmp);
+		err("%s: cannot record what grant-traverse added: %s", path,
+		    strerror(-ret));
+	}
+	json_object_put(root);
+	if (!ret)
+		t->changed = false;
+	return ret;
+}
+
+void traverse_free(struct traverse *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->r[i].dir);
+	free(t->r);
+	memset(t, 0, sizeof(*t));
+}
+
+static char reader_tag(const struct reader *r)
+{
+	return r->kind == READER_USER ? 'u' : r->kind == READER_GROUP ? 'g' : 'o';
+}
+
+/* The entry of ACL with TAG ('u', 'g', 'o', 'm') and ID, or NULL. */
+static acl_entry_t find_entry(acl_t acl, char tag, unsigned int id)
+{
+	acl_tag_t want = tag == 'u' ? ACL_USER : tag == 'g' ? ACL_GROUP :
+			 tag == 'o' ? ACL_OTHER : ACL_MASK;
+	acl_entry_t ent;
+	acl_tag_t t;
+
+	for (int e = ACL_FIRST_ENTRY; acl_get_entry(acl, e, &ent) == 1; e = ACL_NEXT_ENTRY) {
+		unsigned int *q;
+		bool same;
+
+		if (acl_get_tag_type(ent, &t) || t != want)
+			continue;
+		if (tag != 'u' && tag != 'g')
+			return ent;
+		q = acl_get_qualifier(ent);
+		same = q && *q == id;
+		acl_free(q);
+		if (same)
+			return ent;
+	}
+	return NULL;
+}
+
+bool traverse_needs_others(acl_t acl, const struct reader *r)
+{
+	acl_entry_t mask = find_entry(acl, 'm', 0);
+
+	return r->kind == READER_OTHER || (mask && !has_x(mask));
+}
+
+int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
+		   bool others, struct traverse *t)
+{
+	char tag = reader_tag(r);
+	acl_entry_t mine, mask;
+	acl_permset_t ps;
+	int ret = 0;
+
+	mine = find_entry(*acl, tag, r->id);
+	mask = find_entry(*acl, 'm', 0);
+	if (!others && traverse_needs_others(*acl, r))
+		return 1;
+	if (!mine && (acl_create_entry(acl, &mine) ||
+		      acl_set_tag_type(mine, tag == 'u' ? ACL_USER : ACL_GROUP) ||
+		      acl_set_qualifier(mine, &r->id) || acl_get_permset(mine, &ps) ||
+		      acl_clear_perms(ps) || acl_set_permset(mine, ps)))
+		return -errno;
+	if (!has_x(mine)) {
+		ret = set_x(mine, true);
+		if (!ret && t)
+			ret = rec_add(t, dir, tag, tag == 'o' ? 0 : r->id);
+	}
+	if (ret || tag == 'o')
+		return ret;
+	if (!mask) {	/* a first named entry: the group class's union */
+		if (acl_calc_mask(acl))
+			return -errno;
+		return t ? rec_add(t, dir, 'c', 0) : 0;
+	}
+	if (has_x(mask))
+		return 0;
+	ret = set_x(mask, true);
+	return !ret && t ? rec_add(t, dir, 'm', 0) : ret;
+}
+
+/* Does any of the N readers RS need REC? */
+static bool needed(const struct traverse *t, const struct traverse_rec *rec,
+		   const struct reader *rs, size_t n)
+{
+	if (rec->tag == 'm' || rec->tag == 'c') {
+		/* as long as a named entry of the record is */
+		for (size_t i = 0; i < t->n; i++)
+			if ((t->r[i].tag == 'u' || t->r[i].tag == 'g') &&
+			    !strcmp(t->r[i].dir, rec->dir) && needed(t, &t->r[i], rs, n))
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (reader_tag(&rs[i]) == rec->tag && (rec->tag == 'o' || rs[i].id == rec->id))
+			return true;
+	return false;
+}
+
+/* Has ACL a named user or group entry? */
+static bool has_named(acl_t acl)
+{
+	acl_entry_t ent;
+	acl_tag_t t;
+
+	for (int e = ACL_FIRST_ENTRY; acl_get_entry(acl, e, &ent) == 1; e = ACL_NEXT_ENTRY)
+		if (!acl_get_tag_type(ent, &t) && (t == ACL_USER || t == ACL_GROUP))
+			return true;
+	return false;
+}
+
+/* Take REC's x back in its directory: a named entry left with nothing
+ * goes; a mask apply created goes once no named entry is left. 0 or
+ * -errno.
+ */
+static int take_back(const struct traverse_rec *rec)
+{
+	bool named = rec->tag == 'u' || rec->tag == 'g';
+	acl_entry_t ent;
+	acl_permset_t ps;
+	acl_t acl;
+	int ret = 0;
+
+	acl = acl_get_file(rec->dir, ACL_TYPE_ACCESS);
+	if (!acl)
+		return errno == ENOENT ? 0 : -errno;
+	ent = find_entry(acl, rec->tag == 'c' ? 'm' : rec->tag, rec->id);
+	if (!ent)
+		goto out;
+	if (rec->tag == 'c')
+		ret = has_named(acl) ? 0 : acl_delete_entry(acl, ent) ? -errno : 0;
+	else
+		ret = set_x(ent, false);
+	if (!ret && named && !acl_get_permset(ent, &ps) &&
+	    acl_get_perm(ps, ACL_READ) != 1 && acl_get_perm(ps, ACL_WRITE) != 1 &&
+	    acl_delete_entry(acl, ent))
+		ret = -errno;
+	if (!ret && acl_set_file(rec->dir, ACL_TYPE_ACCESS, acl))
+		ret = -errno;
+out:
+	acl_free(acl);
+	return ret;
+}
+
+static const char *rec_name(const struct traverse_rec *rec, char *buf, size_t size)
+{
+	if (rec->tag == 'u' || rec->tag == 'g')
+		snprintf(buf, size, "%s:%u", rec->tag == 'u' ? "u" : "g", rec->id);
+	else
+		snprintf(buf, size, "%s", rec->tag == 'o' ? "o" : "the ACL mask");
+	return buf;
+}
+
+int traverse_take_back(struct traverse *t, const struct reader *rs, size_t n,
+		       bool dry_run)
+{
+	size_t kept = 0;
+	char who[32];
+	bool *drop;
+	int ret = 0, r;
+
+	drop = calloc(t->n + 1, sizeof(*drop));
+	if (!drop)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++)
+		drop[i] = !needed(t, &t->r[i], rs, n);
+	/* Named entries and o first: a mask goes once they have. */
+	for (int mask = 0; mask < 2; mask++) {
+		for (size_t i = 0; i < t->n; i++) {
+			if (!drop[i] || !!strchr("mc", t->r[i].tag) != mask)
+				continue;
+			info("%s search permission on %s from %s (grant-traverse added it; no reader needs it now)",
+			     dry_run ? "would take back" : "taking back", ESC(t->r[i].dir),
+			     rec_name(&t->r[i], who, sizeof(who)));
+			r = dry_run ? 0 : take_back(&t->r[i]);
+			if (r) {
+				err("%s: cannot take back %s: %s", ESC(t->r[i].dir), who,
+				    strerror(-r));
+				ret = ret ?: r;
+				drop[i] = false;
+			}
+		}
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		if (!drop[i] || dry_run) {
+			t->r[kept++] = t->r[i];
+			continue;
+		}
+		free(t->r[i].dir);
+		t->changed = true;
+	}
+	t->n = kept;
+	free(drop);
+	return ret;
+}
