@@ -19,7 +19,7 @@ char LICENSE[] SEC("license") = "GPL";
 static __always_inline int run(struct bpf_iter__fs_inode *ctx, bool batch,
 			       bool print)
 {
-	struct folio_walk w = {
+	struct fsiter_folio_walk w = {
 		.seq = ctx->meta->seq,
 		.inode = ctx->inode,
 		.next = ctx->first,

@@ -9,7 +9,7 @@
  *   folio_walk_batch  bpf_filemap_get_folios(): one walk per
  *                     FSITER_FOLIO_BATCH folios
  *
- * Both are bpf_loop() callbacks over a struct folio_walk, and print each
+ * Both are bpf_loop() callbacks over a struct fsiter_folio_walk, and print each
  * folio that starts in the window as "folio INDEX ORDER [dirty]
  * [writeback]" (docs/output.md), or only count them. A kfunc error ends
  * the walk with w->err set: it never reads as "no more folios".
@@ -19,7 +19,7 @@
 
 #include "fsiter_kfuncs.h"
 
-struct folio_walk {
+struct fsiter_folio_walk {
 	struct seq_file *seq;
 	struct inode *inode;
 	unsigned long next;	/* first index not walked yet */
@@ -30,7 +30,7 @@ struct folio_walk {
 	bool print;
 };
 
-static __always_inline void folio_seen(struct folio_walk *w, __u64 index,
+static __always_inline void folio_seen(struct fsiter_folio_walk *w, __u64 index,
 				       __u32 order, __u32 flags)
 {
 	/* A folio that starts in an earlier window was listed there. */
@@ -46,7 +46,7 @@ static __always_inline void folio_seen(struct folio_walk *w, __u64 index,
 /* find_present and get_order know nothing of dirty or writeback. */
 static long folio_walk_one(__u32 i, void *data)
 {
-	struct folio_walk *w = data;
+	struct fsiter_folio_walk *w = data;
 	long index, order;
 
 	index = bpf_filemap_find_present(w->inode, w->next, w->last);
@@ -65,7 +65,7 @@ static long folio_walk_one(__u32 i, void *data)
 static long folio_walk_batch(__u32 i, void *data)
 {
 	struct bpf_filemap_folio f[FSITER_FOLIO_BATCH] = {};
-	struct folio_walk *w = data;
+	struct fsiter_folio_walk *w = data;
 	long nr, k;
 
 	nr = bpf_filemap_get_folios(w->inode, w->next, w->last, f, sizeof(f));

@@ -80,7 +80,7 @@ int fsiter_inode(struct bpf_iter__fs_inode *ctx)
 	struct inode *inode = ctx->inode;
 	struct cachestat *cs = ctx->stat;
 	__u64 first = ctx->first, last = ctx->last;
-	struct folio_walk w = {};
+	struct fsiter_folio_walk w = {};
 
 	if (!inode)
 		return 0;
