@@ -37,11 +37,12 @@ usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" 
 # fsiter-pin uses libcap, libacl, libmount and json-c.
 # libc6-dev-i386: BPF programs that include libc headers (the RFC's do)
 # need gnu/stubs-32.h, since the BPF target is not x86_64. shellcheck:
-# tests/run.sh checks every script with it.
+# tests/run.sh checks every script with it. prometheus: its promtool checks
+# audit --format=prometheus (ctest metrics).
 build_pkgs=(
 	build-essential cmake pkg-config clang llvm libbpf-dev libelf-dev
 	zlib1g-dev bpftool libc6-dev-i386 libcap-dev libacl1-dev libmount-dev
-	libjson-c-dev shellcheck
+	libjson-c-dev shellcheck prometheus
 )
 
 pkgs=()

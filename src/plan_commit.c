@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
+#include "apply_state.h"
 #include "diag.h"
 #include "fault.h"
 #include "manifest.h"
@@ -186,6 +187,8 @@ int plan_apply(const char *policy_path, bool dry_run)
 		ret = plan_commit(&pl);
 	if (ret)
 		err("%s: nothing was changed", policy_path);
+	if (!dry_run)
+		apply_state_record(policy_path, ret);	/* for the metrics */
 	plan_free(&pl);
 	return ret;
 }
