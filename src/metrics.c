@@ -116,6 +116,22 @@ static void print_pins(FILE *out, const char *policy, json_object *pins)
 	series(out, "fsiter_pin_stale_targets", policy, stale, NULL);
 }
 
+/* The J-th reader of R, unless an earlier one is the same (the group
+ * owner may also have a named entry): NULL then.
+ */
+static const char *reader_at(json_object *r, size_t j)
+{
+	const char *who = json_object_get_string(json_object_array_get_idx(r, j));
+
+	for (size_t i = 0; i < j; i++) {
+		const char *w = json_object_get_string(json_object_array_get_idx(r, i));
+
+		if (!strcmp(w + (*w == '!'), who + (*who == '!')))
+			return NULL;
+	}
+	return who;
+}
+
 /* Who may read each pin: its readers, and each one, 0 if it cannot reach it. */
 static void print_readers(FILE *out, const char *policy, json_object *pins)
 {
@@ -125,11 +141,12 @@ static void print_readers(FILE *out, const char *policy, json_object *pins)
 	       "Readers (u:USER, g:GROUP, o) who can read each pin and reach it.");
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(pins, i), *r = NULL;
+		const char *who;
 		size_t can = 0;
 
 		json_object_object_get_ex(o, "readers", &r);
 		for (size_t j = 0; r && j < json_object_array_length(r); j++)
-			can += *json_object_get_string(json_object_array_get_idx(r, j)) != '!';
+			can += (who = reader_at(r, j)) && *who != '!';
 		series(out, "fsiter_pin_readers", policy, can, "pin",
 		       pin_json_get(o, "name"), NULL);
 	}
@@ -137,14 +154,14 @@ static void print_readers(FILE *out, const char *policy, json_object *pins)
 	       "Each reader a pin's owner, mode and ACL allow: 1 if it reaches the pin, 0 if a directory above stops it.");
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(pins, i), *r = NULL;
+		const char *who;
 
 		json_object_object_get_ex(o, "readers", &r);
-		for (size_t j = 0; r && j < json_object_array_length(r); j++) {
-			const char *who = json_object_get_string(json_object_array_get_idx(r, j));
-
-			series(out, "fsiter_pin_reader", policy, *who != '!', "pin",
-			       pin_json_get(o, "name"), "reader", who + (*who == '!'), NULL);
-		}
+		for (size_t j = 0; r && j < json_object_array_length(r); j++)
+			if ((who = reader_at(r, j)))
+				series(out, "fsiter_pin_reader", policy, *who != '!', "pin",
+				       pin_json_get(o, "name"), "reader", who + (*who == '!'),
+				       NULL);
 	}
 }
 

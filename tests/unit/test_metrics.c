@@ -13,7 +13,8 @@
 #include "check.h"
 
 static const char pins_json[] =
-	"[ { \"name\": \"a\", \"view\": \"inode\", \"readers\": [ \"u:root\", \"!g:fs\\\"q\" ],"
+	"[ { \"name\": \"a\", \"view\": \"inode\","
+	"    \"readers\": [ \"u:root\", \"!g:fs\\\"q\", \"u:root\", \"!g:fs\\\"q\" ],"
 	"    \"target\": { \"type\": \"inode\", \"gone\": false } },"
 	"  { \"name\": \"b\\\\x\\n\", \"view\": \"cache\", \"readers\": [ \"o\" ],"
 	"    \"target\": { \"type\": \"inode\", \"gone\": true } },"
@@ -75,6 +76,8 @@ int main(int argc, char **argv)
 	HAS(text, "fsiter_pin_readers{" P ",pin=\"b\\\\x\\n\"} 1");
 	HAS(text, "fsiter_pin_reader{" P ",pin=\"a\",reader=\"g:fs\\\"q\"} 0");
 	HAS(text, "fsiter_pin_reader{" P ",pin=\"a\",reader=\"u:root\"} 1");
+	CHECK(strstr(strstr(text, "reader=\"u:root\"} 1") + 1, "pin=\"a\",reader=\"u:root\"") == NULL,
+	      "a reader named twice (group owner and ACL entry) has one series");
 	HAS(text, "fsiter_pin_last_apply_timestamp_seconds{" P "} 1733284800.5");
 	HAS(text, "fsiter_pin_last_apply_success{" P "} 0");
 
