@@ -23,10 +23,13 @@ kernel_pkgs=(
 # VM harness: QEMU (TCG, virtio-9p), and what the guest runs from the host's
 # root filesystem: bash, util-linux (mount, setpriv, fincore, losetup,
 # dmesg), xfsprogs, acl, iproute2 (lo), bpftool, python3 (fadvise, madvise),
-# jq (checks fsiter-pin's JSON), udev (udevadm test on our rule).
+# jq (checks fsiter-pin's JSON), udev (udevadm test on our rule), strace
+# and systemd (syscall-tests.sh: the units' system call filters), and what
+# the systemd guest boots (systemd-boot.sh): systemd, dbus, PAM's systemd
+# module for login sessions.
 vm_pkgs=(
 	qemu-system-x86 bash coreutils util-linux xfsprogs acl iproute2 bpftool
-	python3 jq udev
+	python3 jq udev strace systemd dbus libpam-systemd
 )
 
 # usage: the header comment of this file.

@@ -58,6 +58,8 @@ step "apply is atomic: faults, kill -9, concurrency, in the VM" tests/vm/run-vm.
 	--kernel-dir "$kdir" --timeout 900 -- tests/vm/atomic-tests.sh "$build"
 step "fsiter-pin audit and list in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/audit-tests.sh "$build"
+step "the units' system call filters, in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
+	--timeout 900 -- tests/vm/syscall-tests.sh "$build"
 step "boot and hotplug integration in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
 	--timeout 900 -- tests/vm/integration-tests.sh "$build"
 step "kernel safety rules in the VM" tests/vm/run-vm.sh --kernel-dir "$kdir" \
