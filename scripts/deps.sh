@@ -26,13 +26,16 @@ kernel_pkgs=(
 # VM harness: QEMU (TCG, virtio-9p), and what the guest runs from the host's
 # root filesystem: bash, util-linux (mount, setpriv, fincore, losetup,
 # dmesg), xfsprogs, acl, iproute2 (lo), bpftool, python3 (fadvise, madvise),
-# jq (checks fsiter-pin's JSON), udev (udevadm test on our rule). The stock
-# kernel's initramfs (scripts/stock-kernel.sh): cpio, depmod (kmod), and xz
-# and zstd for its modules (busybox-static is downloaded, not installed: it
-# conflicts with busybox).
+# jq (checks fsiter-pin's JSON), udev (udevadm test on our rule), strace
+# and systemd (syscall-tests.sh: the units' system call filters), and what
+# the systemd guest boots (systemd-boot.sh): systemd, dbus, PAM's systemd
+# module for login sessions. The stock kernel's initramfs
+# (scripts/stock-kernel.sh): cpio, depmod (kmod), and xz and zstd for its
+# modules (busybox-static is downloaded, not installed: it conflicts with
+# busybox).
 vm_pkgs=(
 	qemu-system-x86 bash coreutils util-linux xfsprogs acl iproute2 bpftool
-	python3 jq udev cpio kmod xz-utils zstd
+	python3 jq udev strace systemd dbus libpam-systemd cpio kmod xz-utils zstd
 )
 
 # usage: the header comment of this file.
@@ -43,11 +46,12 @@ usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" 
 # fsiter-pin uses libcap, libacl, libmount and json-c.
 # libc6-dev-i386: BPF programs that include libc headers (the RFC's do)
 # need gnu/stubs-32.h, since the BPF target is not x86_64. shellcheck:
-# tests/run.sh checks every script with it.
+# tests/run.sh checks every script with it. prometheus: its promtool checks
+# audit --format=prometheus (ctest metrics).
 build_pkgs=(
 	build-essential cmake pkg-config clang llvm libbpf-dev libelf-dev
 	zlib1g-dev bpftool libc6-dev-i386 libcap-dev libacl1-dev libmount-dev
-	libjson-c-dev shellcheck
+	libjson-c-dev shellcheck prometheus
 )
 
 pkgs=()

@@ -4,19 +4,45 @@
  * pins, owner, mode and ACL changed by hand, a target replaced or gone, a
  * program that is not ours or not this version's, and granted readers who
  * cannot reach the pins. Changes nothing. Exit 0 clean, 1 drift, 2 error.
+ * As text, JSON or Prometheus metrics (metrics.h), to stdout or, with
+ * --output, to a file replaced at once (outfile.h).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <json-c/json.h>
+#include "apply_state.h"
 #include "commands.h"
+#include "diag.h"
+#include "metrics.h"
+#include "outfile.h"
 #include "pin_json.h"
 #include "plan.h"
 
 #define DEFAULT_POLICY	"/etc/fsiter/policy.conf"
 
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_PROMETHEUS };
+
 struct audit {
 	json_object *findings;
 	bool json;
 };
+
+/* The metrics, also when the plan could not be built (audit_success 0). */
+static size_t print_metrics(const char *policy_path, struct plan *pl, bool built)
+{
+	struct apply_state last;
+	json_object *pins;
+	int unreadable = 0;	/* a pin that cannot be read has no readers to count */
+	size_t count;
+
+	pins = built ? pin_json_all(&pl->dir, &unreadable) : NULL;
+
+	apply_state_read(policy_path, &last);
+	count = metrics_print(stdout, policy_path, built ? pl : NULL, pins, &last);
+	json_object_put(pins);
+	return count;
+}
 
 static void finding(void *arg, const char *kind, const char *pin,
 		    const struct loc *loc, const char *detail)
@@ -56,14 +82,24 @@ static void print_json(struct plan *pl, json_object *findings, size_t count)
 	json_object_put(root);
 }
 
-static int audit(const char *policy_path, bool json)
+static int audit(const char *policy_path, enum format format, const char *output)
 {
-	struct audit a = { json_object_new_array(), json };
+	struct audit a = { json_object_new_array(), format == FORMAT_JSON };
+	bool json = format == FORMAT_JSON;
+	struct outfile of;
 	struct plan pl;
 	size_t count = 0, n = 0;
 	int ret;
 
+	if (output && outfile_begin(&of, output)) {
+		json_object_put(a.findings);
+		return EXIT_USAGE;
+	}
 	ret = plan_build(&pl, policy_path, PLAN_AUDIT, false);
+	if (format == FORMAT_PROMETHEUS) {
+		count = print_metrics(policy_path, &pl, !ret);
+		goto out;
+	}
 	if (ret)
 		goto out;
 	count = plan_findings(&pl, finding, &a);
@@ -80,25 +116,46 @@ static int audit(const char *policy_path, bool json)
 out:
 	json_object_put(a.findings);
 	plan_free(&pl);
+	/* Metrics are written even when the audit failed: they say so. */
+	if (output && outfile_end(&of, !ret || format == FORMAT_PROMETHEUS))
+		ret = ret ?: -EIO;
 	if (ret)
 		return EXIT_USAGE;	/* 2: could not audit */
 	return count ? EXIT_FAIL : EXIT_OK;
 }
 
 static const struct cmd_option opts[] = {
-	{ "json", 'j', NULL, "print JSON (docs/output.md)", true },
+	{ "json", 'j', NULL, "print JSON (docs/output.md); --format=json", true },
+	{ "format", 'f', "FORMAT", "text, json or prometheus (docs/output.md)", true },
+	{ "output", 'o', "FILE", "write to FILE, replaced at once (temp file, fsync, rename)",
+	  true },
 	{ NULL }
 };
 
 static int run(int argc, char **argv)
 {
-	bool json = false;
+	static const char *const names[] = { "text", "json", "prometheus" };
+	enum format format = FORMAT_TEXT;
+	const char *output = NULL;
+	size_t i;
 	int c;
 
 	while ((c = cmd_getopt(&cmd_audit, argc, argv)) != -1) {
 		switch (c) {
 		case 'j':
-			json = true;
+			format = FORMAT_JSON;
+			break;
+		case 'f':
+			for (i = 0; i < 3 && strcmp(optarg, names[i]); i++)
+				;
+			if (i == 3)
+				return usage_error(&cmd_audit,
+						   "--format '%s': expected text, json or prometheus",
+						   ESC(optarg));
+			format = i;
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		default:
 			return cmd_exit(&cmd_audit, c);
@@ -106,7 +163,7 @@ static int run(int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return usage_error(&cmd_audit, "expected at most one POLICY file");
-	return audit(optind < argc ? argv[optind] : DEFAULT_POLICY, json);
+	return audit(optind < argc ? argv[optind] : DEFAULT_POLICY, format, output);
 }
 
 const struct command cmd_audit = {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
+#include "apply_state.h"
 #include "diag.h"
 #include "fault.h"
 #include "manifest.h"
@@ -250,6 +251,8 @@ int plan_apply(const char *policy_path, bool dry_run, bool force)
 		err("%s: nothing was changed", policy_path);
 	else
 		ret = report_failed(&pl, dry_run);
+	if (!dry_run)
+		apply_state_record(policy_path, ret);	/* for the metrics */
 	plan_free(&pl);
 	return ret;
 }

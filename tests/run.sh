@@ -84,6 +84,9 @@ vm_suites() {
 }
 vm_suites 6.1 "$kdir61"
 vm_suites 6.12 "$kdir612"
+# The units' filters are the same on both kernels; once is enough.
+step "[6.12] the units' system call filters, in the VM" tests/vm/run-vm.sh \
+	--kernel-dir "$kdir612" --timeout 900 -- tests/vm/syscall-tests.sh "$build"
 
 # --- A stock kernel: Debian's own 6.12, without the series, downloaded and
 # given an initramfs by scripts/stock-kernel.sh (cached). apply must refuse

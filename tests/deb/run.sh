@@ -78,6 +78,8 @@ dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' >"$work/contents"
 for f in /usr/sbin/fsiter-pin \
 	/lib/systemd/system/fsiter-pin.service \
 	/lib/systemd/system/fsiter-pin-refresh.service \
+	/lib/systemd/system/fsiter-pin-metrics.service \
+	/lib/systemd/system/fsiter-pin-metrics.timer \
 	/lib/udev/rules.d/70-fsiter-pin.rules \
 	/usr/share/man/man8/fsiter-pin.8.gz \
 	/usr/share/man/man5/fsiter-policy.conf.5.gz \
@@ -105,17 +107,22 @@ check "the units start /usr/sbin/fsiter-pin" \
 	"$work/x/lib/systemd/system/fsiter-pin.service"
 
 echo "=== maintainer scripts"
-# dh_installsystemd: fsiter-pin.service is enabled and started; the
+# dh_installsystemd: fsiter-pin.service and the metrics timer are enabled
+# and started; the metrics service, started by the timer, is neither; the
 # refresh service, started by udev, is neither, but is stopped on upgrade
 # (preinst) and on removal (debian/fsiter-pin.prerm).
 check "postinst enables fsiter-pin.service" \
 	grep -q "deb-systemd-helper unmask 'fsiter-pin.service'" "$work/ctl/postinst"
 check "postinst starts fsiter-pin.service" \
-	grep -q "deb-systemd-invoke \$_dh_action 'fsiter-pin.service'" "$work/ctl/postinst"
+	grep -q "deb-systemd-invoke \$_dh_action .*'fsiter-pin.service'" "$work/ctl/postinst"
 check "postinst neither enables nor starts fsiter-pin-refresh.service" \
 	lacks fsiter-pin-refresh "$work/ctl/postinst"
+check "postinst enables and starts fsiter-pin-metrics.timer" \
+	grep -q "deb-systemd-invoke \$_dh_action .*'fsiter-pin-metrics.timer'" "$work/ctl/postinst"
+check "postinst neither enables nor starts fsiter-pin-metrics.service" \
+	lacks "fsiter-pin-metrics.service" "$work/ctl/postinst"
 check "preinst stops fsiter-pin-refresh.service on upgrade" \
-	grep -q "deb-systemd-invoke stop 'fsiter-pin-refresh.service'" "$work/ctl/preinst"
+	grep -q "deb-systemd-invoke stop .*'fsiter-pin-refresh.service'" "$work/ctl/preinst"
 check "prerm stops fsiter-pin-refresh.service on removal" \
 	grep -q "deb-systemd-invoke stop 'fsiter-pin-refresh.service'" "$work/ctl/prerm"
 

@@ -10,6 +10,8 @@ for f in usr/sbin/fsiter-pin usr/share/man/man8/fsiter-pin.8 \
 	usr/share/man/man5/fsiter-policy.conf.5 etc/fsiter/example.conf \
 	lib/systemd/system/fsiter-pin.service \
 	lib/systemd/system/fsiter-pin-refresh.service \
+	lib/systemd/system/fsiter-pin-metrics.service \
+	lib/systemd/system/fsiter-pin-metrics.timer \
 	lib/udev/rules.d/70-fsiter-pin.rules \
 	usr/share/bash-completion/completions/fsiter-pin; do
 	if [ -e "$dest/$f" ]; then echo "installed: /$f"; else echo "MISSING: /$f"; fail=1; fi

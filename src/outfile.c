@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "diag.h"
+#include "outfile.h"
+
+int outfile_begin(struct outfile *of, const char *path)
+{
+	char dir[PATH_MAX], base[PATH_MAX];
+	int ret;
+
+	*of = (struct outfile){ path, "", -1, -1 };
+	snprintf(dir, sizeof(dir), "%s", path);
+	snprintf(base, sizeof(base), "%s", path);
+	if (snprintf(of->tmp, sizeof(of->tmp), "%s/.%s.XXXXXX", dirname(dir),
+		     basename(base)) >= (int)sizeof(of->tmp)) {
+		ret = -ENAMETOOLONG;
+		goto err;
+	}
+	of->fd = mkostemp(of->tmp, O_CLOEXEC);
+	if (of->fd < 0) {
+		ret = -errno;
+		goto err;
+	}
+	fflush(stdout);
+	of->saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (of->saved < 0 || dup2(of->fd, STDOUT_FILENO) < 0) {
+		ret = -errno;
+		unlink(of->tmp);
+		goto err;
+	}
+	return 0;
+err:
+	err("%s: %s", path, strerror(-ret));
+	if (of->fd >= 0)
+		close(of->fd);
+	if (of->saved >= 0)
+		close(of->saved);
+	of->fd = of->saved = -1;
+	return ret;
+}
+
+/* Make the rename itself durable. */
+static int sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	int fd, ret = 0;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd))
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int outfile_end(struct outfile *of, bool commit)
+{
+	int ret = 0;
+
+	if (fflush(stdout) && commit)
+		ret = -errno;
+	if (dup2(of->saved, STDOUT_FILENO) < 0 && !ret)
+		ret = -errno;
+	if (commit && !ret && (fchmod(of->fd, 0644) || fsync(of->fd)))
+		ret = -errno;
+	if (commit && !ret && rename(of->tmp, of->path))
+		ret = -errno;
+	if (commit && !ret)
+		ret = sync_dir(of->path);
+	else
+		unlink(of->tmp);
+	if (ret)
+		err("%s: %s", of->path, strerror(-ret));
+	close(of->fd);
+	close(of->saved);
+	of->fd = of->saved = -1;
+	return ret;
+}

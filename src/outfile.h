@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * --output FILE: a command's standard output into FILE, replaced at once.
+ * outfile_begin() sends stdout to a new file beside FILE (".NAME.XXXXXX",
+ * which node_exporter's textfile collector ignores as it does not end in
+ * .prom); outfile_end() flushes it, makes it mode 0644, fsyncs it and
+ * renames it over FILE, then fsyncs the directory. A reader sees the old
+ * file or the new one, whole, even across a crash.
+ */
+#ifndef FSITER_OUTFILE_H
+#define FSITER_OUTFILE_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+struct outfile {
+	const char *path;	/* FILE */
+	char tmp[PATH_MAX];
+	int fd;			/* the temp file; -1 */
+	int saved;		/* the old stdout; -1 */
+};
+
+/* Send stdout to a temp file beside PATH. 0 or -errno (reported). */
+int outfile_begin(struct outfile *of, const char *path);
+/* Put the temp file in place of PATH if COMMIT, else remove it; stdout
+ * is restored either way. 0 or -errno (reported).
+ */
+int outfile_end(struct outfile *of, bool commit);
+
+#endif

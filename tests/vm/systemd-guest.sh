@@ -1,0 +1,164 @@
+#!/bin/bash
+# The checks of the systemd test guest, run by fsiter-boot-test.service once
+# multi-user.target is reached (tests/vm/systemd-boot.sh boots it). It asks
+# the host for the disk's hot-add and hot-remove through files in the
+# results share, and ends with `systemctl reboot`, whose shutdown the host
+# checks on the console.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/vm/lib.sh
+. "$here/lib.sh"
+
+results=/run/fsiter-results
+pins=/sys/fs/bpf/fsiter
+mkdir -p $results
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 fsiter-results $results ||
+	{ echo "systemd-guest.sh: no results share"; systemctl reboot; exit 1; }
+exec > >(tee $results/guest.log) 2>&1
+
+# wait_for SEC CMD...: until CMD succeeds, at most SEC seconds.
+wait_for() {
+	local n=$(($1 * 2))
+	shift
+	for ((; n > 0; n--)); do "$@" && return 0; sleep 0.5; done
+	return 1
+}
+# ask WHAT: have the host do WHAT (hot-add, hot-remove), and wait for it.
+ask() {
+	echo "$1" >$results/request.tmp && mv $results/request.tmp $results/request
+	wait_for 120 test -e "$results/done-$1"
+}
+# mono UNIT: when UNIT became active, in µs since boot.
+mono() { systemctl show -P ActiveEnterTimestampMonotonic "$1"; }
+# login USER CMD: CMD in a login session of USER (PAM, as at a console).
+login() { local u=$1; shift; runuser -l "$u" -c "$*"; }
+
+test_boot() {
+	echo "== fsiter-pin.service at boot"
+	systemctl status --no-pager -l -n 30 fsiter-pin.service fsiter-pin-refresh.service
+	check_eq "fsiter-pin.service is active" "$(systemctl is-active fsiter-pin.service)" active
+	check_eq "it succeeded" "$(systemctl show -P Result fsiter-pin.service)" success
+	for p in hostname granted secret; do
+		check "pin $p exists" test -e $pins/$p
+	done
+	# /srv/data is nofail: local-fs.target does not wait for it, so its pin
+	# may come from fsiter-pin-refresh.service, which udev's coldplug of
+	# the disk started.
+	check "pin data exists once /srv/data is mounted" wait_for 120 test -e $pins/data
+	local pin target
+	pin=$(mono fsiter-pin.service) target=$(mono multi-user.target)
+	check "active ($pin µs) before multi-user.target ($target µs)" \
+		test "$pin" -gt 0 -a "$pin" -le "$target"
+	check "ordered before multi-user.target" \
+		grep -qw multi-user.target <<<"$(systemctl show -P Before fsiter-pin.service)"
+	check "the pin on the data disk reads, after the service exited" \
+		bash -c "grep -q . $pins/data"
+	out=$(fsiter-pin audit /etc/fsiter/policy.conf 2>&1); echo "$out"
+	check "audit is clean: the service's mounts were the system's" has "^clean: "
+}
+
+test_login() {
+	echo "== users in login sessions"
+	check "fsa (fsreaders) reads a granted pin" login fsa "cat $pins/granted >/dev/null"
+	check "fsb is refused the granted pin" bash -c "! runuser -l fsb -c 'cat $pins/granted' 2>/dev/null"
+	check "fsa is refused a root-only pin" bash -c "! runuser -l fsa -c 'cat $pins/secret' 2>/dev/null"
+	check_eq "the session is a login shell" "$(login fsa 'shopt -q login_shell && echo yes')" yes
+}
+
+test_hotplug() {
+	echo "== a virtio disk with XFS, hot-added and hot-removed"
+	check "no pin before the disk" test ! -e $pins/hot
+	local hot_since
+	hot_since=$(date +%s)
+	check "the host hot-added the disk" ask hot-add
+	check "systemd mounts its nofail entry" wait_for 120 findmnt -n /srv/hot
+	check "its pins appear" wait_for 120 test -e $pins/hot -a -e $pins/hot-mnt
+	check "fsiter-pin-refresh.service was started" \
+		journalctl -b -q -u fsiter-pin-refresh.service --since "@$hot_since" -g .
+	local pid
+	pid=$(systemctl show -P MainPID fsiter-pin-refresh.service)
+	if [[ $pid -gt 0 ]]; then
+		check_eq "the refresh service runs in the system's mount namespace" \
+			"$(readlink /proc/"$pid"/ns/mnt)" "$(readlink /proc/1/ns/mnt)"
+	fi
+	check_eq "fsa reads the disk's file through its pin" \
+		"$(login fsa "cat $pins/hot" | field sb.type)" xfs
+	check "the host hot-removed the disk" ask hot-remove
+	check "systemd unmounts it" wait_for 120 bash -c "! findmnt -n /srv/hot"
+	check "its pins go" wait_for 120 test ! -e $pins/hot -a ! -e $pins/hot-mnt
+	check "the others stay" test -e $pins/granted
+}
+
+test_reload() {
+	echo "== systemctl reload fsiter-pin"
+	echo extra >/etc/fsiter-boot/extra
+	echo "inode  extra  /etc/fsiter-boot/extra  0444" >>/etc/fsiter/policy.conf
+	check "reload" systemctl reload fsiter-pin.service
+	check "the new entry is pinned" test -e $pins/extra
+	check_eq "still active" "$(systemctl is-active fsiter-pin.service)" active
+}
+
+test_metrics() {
+	echo "== fsiter-pin-metrics.service"
+	local prom=/var/lib/prometheus/node-exporter/fsiter-pin.prom
+	mkdir -p /var/lib/prometheus/node-exporter
+	check "the timer is active" test "$(systemctl is-active fsiter-pin-metrics.timer)" = active
+	check "the service runs" systemctl start fsiter-pin-metrics.service
+	check "it wrote the collector's file" test -s $prom
+	out=$(cat $prom 2>/dev/null)
+	check "audit succeeded" has '^fsiter_pin_audit_success{policy="/etc/fsiter/policy.conf"} 1$'
+	check "the last apply succeeded" has '^fsiter_pin_last_apply_success{.*} 1$'
+	check "no drift" bash -c "! grep -q '^fsiter_pin_drift{.*} [1-9]' $prom"
+	check "fsa reads granted" has '^fsiter_pin_reader{.*pin="granted",reader="g:fsreaders"} 1$'
+	if command -v promtool >/dev/null; then
+		check "promtool accepts it" promtool check metrics <$prom
+	fi
+}
+
+# The journal of fsiter-pin's units, in $out, has no complaint.
+quiet_journal() { ! grep -Ei 'fsiter-pin: (warning|error)|failed|denied' <<<"$out"; }
+
+test_journal() {
+	echo "== the journal"
+	out=$(journalctl -b -o cat -u fsiter-pin.service -u fsiter-pin-refresh.service \
+		-u fsiter-pin-metrics.service 2>&1)
+	echo "$out" | tail -n 20
+	check "no error or warning from fsiter-pin" quiet_journal
+	for u in fsiter-pin fsiter-pin-refresh fsiter-pin-metrics; do
+		check "$u.service did not fail" test "$(systemctl is-failed $u.service)" != failed
+	done
+}
+
+test_bad_policy() {
+	echo "== a policy that fails leaves the unit failed, with the reason"
+	cp /etc/fsiter/policy.conf /run/policy.good
+	echo "inod  typo  /etc/hostname  0444" >>/etc/fsiter/policy.conf
+	check "restart fails" bash -c "! systemctl restart fsiter-pin.service"
+	check_eq "the unit is failed" "$(systemctl is-failed fsiter-pin.service)" failed
+	out=$(systemctl status --no-pager -n 20 fsiter-pin.service 2>&1); echo "$out"
+	check "systemctl status says why" has "policy.conf:[0-9]*: unknown view 'inod'"
+	check "the pins stay" test -e $pins/granted
+	cp /run/policy.good /etc/fsiter/policy.conf
+	check "fixed, it starts again" systemctl restart fsiter-pin.service
+	check_eq "active" "$(systemctl is-active fsiter-pin.service)" active
+}
+
+test_shutdown_setup() {
+	echo "== pins on files deleted before the reboot"
+	echo doomed >/srv/data/doomed
+	printf '%s\n' "inode  doomed-data  /srv/data/doomed  0444" \
+		"inode  doomed-root  /etc/fsiter-boot/doomed  0444" >>/etc/fsiter/policy.conf
+	echo doomed >/etc/fsiter-boot/doomed
+	check "applied" systemctl reload fsiter-pin.service
+	check "pinned" test -e $pins/doomed-data -a -e $pins/doomed-root
+	rm /srv/data/doomed /etc/fsiter-boot/doomed
+	check "their pins are still there" test -e $pins/doomed-data -a -e $pins/doomed-root
+}
+
+run_tests
+finish
+echo $? >$results/status.tmp && mv $results/status.tmp $results/status
+journalctl -b -o short-monotonic >$results/journal.txt 2>&1
+sync
+echo "======== fsiter-sd: rebooting"
+systemctl reboot
