@@ -18,7 +18,7 @@ mkdir -p $t/prom
 echo data >$t/a
 echo data >$t/b
 cat >$policy <<'P'
-set grant-traverse yes
+set grant-traverse others
 cache  c  /run/sc/a     0444
 inode  i  /run/sc/a     0440 root fsreaders g:fsreaders:r
 mount  m  /run/sc/a     0444
