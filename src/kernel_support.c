@@ -138,12 +138,12 @@ void kernel_report_missing(const struct kernel_missing *km)
 
 	if (!km->nr)
 		return;
-	for (size_t i = 0; i < km->nr; i++)
-		used += snprintf(list + used, used < sizeof(list) ? sizeof(list) - used : 0,
-				 "%s%s", i ? "; " : "", km->what[i]);
-	for (size_t i = 0; i < km->nr_patches; i++)
-		pused += snprintf(patches + pused,
-				  pused < sizeof(patches) ? sizeof(patches) - pused : 0,
+	/* Bounded appends: the pointer never goes past the end of the buffer. */
+	for (size_t i = 0; i < km->nr && used < sizeof(list); i++)
+		used += snprintf(list + used, sizeof(list) - used, "%s%s",
+				 i ? "; " : "", km->what[i]);
+	for (size_t i = 0; i < km->nr_patches && pused < sizeof(patches); i++)
+		pused += snprintf(patches + pused, sizeof(patches) - pused,
 				  "%s\"%s\"", i ? ", " : "", km->patches[i]);
 	if (uname(&u) < 0)
 		snprintf(u.release, sizeof(u.release), "?");
