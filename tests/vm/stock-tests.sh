@@ -3,7 +3,8 @@
 # scripts/stock-kernel.sh makes it bootable. apply must fail at once with
 # one message that names each missing piece, print no verifier dump and
 # change nothing; audit must fail the same way, list must report that
-# nothing is pinned. Runs as root inside the test VM:
+# nothing is pinned; the only file a refused apply writes is the record
+# of its result, for the metrics. Runs as root inside the test VM:
 #   tests/vm/run-vm.sh --kernel-dir "$(scripts/stock-kernel.sh | tail -n1)" \
 #       --timeout 900 -- tests/vm/stock-tests.sh BUILD_DIR [TEST...]
 # The messages are matched on the pieces they name, not on the patches
@@ -63,11 +64,17 @@ fsiter() {
 }
 # once PHRASE: exactly one line of $out has PHRASE.
 once() { [[ $(grep -cF -- "$1" <<<"$out") == 1 ]]; }
-# state: what an apply could change
+# state: what an apply could change. The record of the last apply, which
+# a refused apply writes for the metrics, is checked on its own.
 state() {
 	stat -c '%a %U:%G' /sys/fs/bpf
 	find /sys/fs/bpf -mindepth 1 2>&1
-	ls -A /run/fsiter-pin 2>&1
+	find /run/fsiter-pin -mindepth 1 ! -name '*.last-apply' 2>/dev/null
+}
+record=/run/fsiter-pin/run-st-policy.conf.last-apply
+# failed_record: the last apply of $policy is recorded, and as failed.
+failed_record() {
+	[[ $(jq -r '.policy, (.result < 0)' $record) == "$policy"$'\n'true ]]
 }
 # one_line N: the first N pieces are all named in the one line that says
 # what the kernel lacks, which also names this kernel's series.
@@ -123,7 +130,10 @@ test_apply() {
 	check "apply: nothing changed in /sys/fs/bpf and /run" unchanged "$before"
 	check "apply: no pin directory" test ! -e $pins
 	check "apply: no work directory" test ! -e "${pins}_staging"
-	check "apply: no record in /run/fsiter-pin" test ! -e /run/fsiter-pin
+	check_eq "apply: /run/fsiter-pin holds the record of the last apply only" \
+		"$(ls -A /run/fsiter-pin)" "${record##*/}"
+	check "apply: the record says it failed" failed_record
+	check_eq "apply: the record is root's alone" "$(stat -c %a $record)" 600
 }
 
 test_dry_run() {
@@ -162,6 +172,12 @@ test_audit() {
 	fsiter audit --json $policy
 	check_eq "audit --json: exit status" "$rc" 2
 	check_eq "audit --json: no JSON" "$stdout" ""
+	fsiter audit --format=prometheus $policy
+	check_eq "audit --format=prometheus: exit status" "$rc" 2
+	check "audit --format=prometheus: the audit failed" \
+		has '^fsiter_pin_audit_success{policy="/run/st/policy.conf"} 0$'
+	check "audit --format=prometheus: the last apply failed" \
+		has '^fsiter_pin_last_apply_success{policy="/run/st/policy.conf"} 0$'
 	check "audit: nothing changed" unchanged "$before"
 }
 
