@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "apply_state.h"
 #include "diag.h"
@@ -96,7 +97,8 @@ void plan_print(const struct plan *pl, bool dry_run)
 }
 
 /* Attach IT's view to its target and pin it in the next directory, with
- * the entry's owner, mode and ACL.
+ * the entry's owner, mode and ACL. 0, or -errno: the entry failed
+ * (reported with its file and line), and a pin may be left half made.
  */
 static int stage_new(struct plan *pl, const struct plan_item *it)
 {
@@ -112,7 +114,7 @@ static int stage_new(struct plan *pl, const struct plan_item *it)
 				  it->target.fd, &link);
 	if (ret) {
 		err_at(&e->loc, "'%s': cannot attach view '%s' to %s: %s",
-		       e->name, e->view->name, e->path, strerror(-ret));
+		       e->name, e->view->name, ESC(e->path), strerror(-ret));
 		return ret;
 	}
 	ret = path_join(path, d->new_path, e->name);
@@ -121,32 +123,63 @@ static int stage_new(struct plan *pl, const struct plan_item *it)
 	if (!ret)
 		ret = bpf_link__pin(link, path);
 	if (ret) {
-		err("%s: cannot pin: %s", path, strerror(-ret));
-	} else {
-		ret = fault_at("perms");
-		if (!ret)
-			ret = perms_set(d->new_fd, e->name, path, e);
-		if (ret)
-			err("%s: cannot set owner, mode and ACL: %s", path,
-			    strerror(-ret));
+		err_at(&e->loc, "'%s': cannot pin it: %s", e->name, strerror(-ret));
+		goto out;
 	}
+	ret = fault_at("perms");
+	if (!ret)
+		ret = perms_set(d->new_fd, e->name, path, e);
+	if (ret)
+		err_at(&e->loc, "'%s': cannot set its owner, mode and ACL: %s",
+		       e->name, strerror(-ret));
+out:
 	/* The pin holds the link; ours goes. */
 	bpf_link__destroy(link);
 	return ret;
 }
 
-/* Fill the next generation of the pin directory. */
+/*
+ * IT failed while it was staged, with ERROR: it fails alone (PLAN_FAIL), as
+ * an entry whose path does not open. Whatever was made of it goes from the
+ * next directory (nobody but root could reach it there); its pin in
+ * PIN_DIR, if any, stays behind with the old directory, so it is revoked
+ * and removed. 0, or -errno if the next directory cannot be put right:
+ * then the whole apply fails.
+ */
+static int stage_failed(struct plan *pl, struct plan_item *it, int error)
+{
+	const char *name = it->entry->name;
+	int ret;
+
+	if (unlinkat(pl->dir.new_fd, name, 0) && errno != ENOENT) {
+		ret = -errno;
+		err("%s/%s: cannot remove what was made of it: %s", pl->dir.new_path,
+		    name, strerror(-ret));
+		return ret;
+	}
+	it->action = PLAN_FAIL;
+	it->err = error;
+	it->holdable = false;
+	return 0;
+}
+
+/* Fill the next generation of the pin directory. An entry that cannot be
+ * staged fails alone; 0, or -errno if the next directory itself failed.
+ */
 static int stage(struct plan *pl)
 {
 	int ret = 0;
 
 	for (size_t i = 0; i < pl->nr_items && !ret; i++) {
-		const struct plan_item *it = &pl->items[i];
+		struct plan_item *it = &pl->items[i];
 
-		if (it->action == PLAN_KEEP)
+		if (it->action == PLAN_KEEP) {
 			ret = gen_keep(&pl->dir, it->entry->name);
-		else if (it->action == PLAN_CREATE || it->action == PLAN_REPLACE)
+		} else if (it->action == PLAN_CREATE || it->action == PLAN_REPLACE) {
 			ret = stage_new(pl, it);
+			if (ret)
+				ret = stage_failed(pl, it, ret);
+		}
 	}
 	return ret;
 }
@@ -187,8 +220,21 @@ int plan_commit(struct plan *pl)
 
 	if (pl->nr_foreign && !pl->force)
 		return -EEXIST;	/* each named by plan_build() */
+	if (plan_has_changes(pl)) {
+		ret = gen_begin(&pl->dir);
+		if (ret)
+			return ret;
+		ret = stage(pl);
+		if (ret) {
+			gen_abort(&pl->dir);
+			return ret;
+		}
+	}
 	if (!plan_has_changes(pl)) {
-		/* The exchange would have made PIN_DIR anew; no exchange. */
+		/* Nothing to change, or each change failed: no exchange,
+		 * which would have made PIN_DIR anew.
+		 */
+		gen_abort(&pl->dir);
 		if (pl->dir_drift[0] && !pindir_restore(&pl->dir))
 			printf("restored %s: root's, mode %04o, no ACL entries (it had %s)\n",
 			       pl->pin_dir, PINDIR_MODE, pl->dir_drift);
@@ -198,14 +244,6 @@ int plan_commit(struct plan *pl)
 		/* /run may have been emptied: record what is there anyway */
 		record(pl);
 		return 0;
-	}
-	ret = gen_begin(&pl->dir);
-	if (ret)
-		return ret;
-	ret = stage(pl);
-	if (ret) {
-		gen_abort(&pl->dir);
-		return ret;
 	}
 	ret = gen_commit(&pl->dir);
 	if (ret)
