@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Points, in the order apply passes them:
+ *   mount    mounting bpffs, if it is not mounted
  *   open     each path opened (in its own thread; "~" makes it hang)
+ *   traverse each ACL grant-traverse sets (taking back, then giving)
  *   gen      making the next pin directory
  *   keep     each hard link of a kept pin
  *   attach   each link created    } these three fail their entry alone

@@ -22,6 +22,7 @@
 #include "pin_info.h"
 #include "pindir.h"
 #include "policy.h"
+#include "reach.h"
 #include "targets.h"
 #include "views.h"
 
@@ -92,6 +93,11 @@ struct plan {
 	struct plan_block *blocks;
 	size_t nr_blocks;
 	struct view_prog views[VIEW_COUNT];
+	/* apply: what plan_build() changed outside the pin directory, each
+	 * said as it was done; a failed apply sums them up.
+	 */
+	bool mounted_bpffs;
+	struct reach_changes traverse;
 };
 
 /* Build the plan of POLICY_PATH in PL (freed with plan_free() whatever

@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "fault.h"
 #include "manifest.h"
+#include "mounts.h"
 #include "perms.h"
 #include "plan.h"
 
@@ -273,6 +274,48 @@ static int report_failed(const struct plan *pl, bool dry_run)
 	return PLAN_PARTIAL;
 }
 
+/*
+ * The last line of an apply that failed: no pin changed, and what did
+ * change outside the pin directory before it failed, each of which was
+ * said as it was done. "nothing was changed" only if nothing did.
+ */
+static void report_unchanged(const struct plan *pl, const char *policy_path)
+{
+	const struct pin_dir *d = &pl->dir;
+	const struct reach_changes *t = &pl->traverse;
+	char what[4][PATH_MAX + 64], msg[sizeof(what) + 32];
+	size_t n = 0, len = 0;
+
+	if (pl->mounted_bpffs)
+		snprintf(what[n++], sizeof(what[0]), "bpffs was mounted on %s",
+			 BPFFS_MOUNT_POINT);
+	if (d->made_parent)
+		snprintf(what[n++], sizeof(what[0]), "%s was created", d->parent);
+	if (d->made_work)
+		snprintf(what[n++], sizeof(what[0]), "the work directory %s was created",
+			 d->work_path);
+	if (t->given || t->taken) {
+		char gave[64] = "", took[64] = "";
+
+		if (t->given)
+			snprintf(gave, sizeof(gave), "gave %zu search permission%s",
+				 t->given, t->given == 1 ? "" : "s");
+		if (t->taken)
+			snprintf(took, sizeof(took), "took back %zu ACL entr%s it had added",
+				 t->taken, t->taken == 1 ? "y" : "ies");
+		snprintf(what[n++], sizeof(what[0]), "grant-traverse %s%s%s", gave,
+			 *gave && *took ? " and " : "", took);
+	}
+	if (!n) {
+		err("%s: nothing was changed", policy_path);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		len += snprintf(msg + len, sizeof(msg) - len, "%s%s",
+				!i ? "" : i == n - 1 ? " and " : ", ", what[i]);
+	err("%s: no pin was changed, but %s", policy_path, msg);
+}
+
 int plan_apply(const char *policy_path, bool dry_run, bool force)
 {
 	struct plan pl;
@@ -286,7 +329,7 @@ int plan_apply(const char *policy_path, bool dry_run, bool force)
 	else if (!ret)
 		ret = plan_commit(&pl);
 	if (ret)
-		err("%s: nothing was changed", policy_path);
+		report_unchanged(&pl, policy_path);
 	else
 		ret = report_failed(&pl, dry_run);
 	if (!dry_run)
