@@ -215,7 +215,6 @@ struct reach_ctx {
 	reach_report_fn report;
 	void *arg;
 	bool blocked;
-	size_t given;		/* search permissions given, and set */
 };
 
 /* Say what grant-traverse gave R on DIR (DID: TRAVERSE_*), or would. */
@@ -323,7 +322,7 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 		if (!given[i])
 			continue;
 		say_given(&rs->r[i], dir, given[i], c->dry_run);
-		c->given += !c->dry_run;
+		c->rec.given += !c->dry_run;
 	}
 out:
 	free(given);
@@ -356,7 +355,7 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 		reach_report_fn report, void *arg, struct reach_changes *changes)
 {
 	struct reach_ctx c = { gt, dry_run, { 0 }, report ?: print_block,
-			       arg, false, 0 };
+			       arg, false };
 	struct readers rs = { 0 };
 	int ret, r;
 
@@ -375,7 +374,7 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 	/* Recorded even after a failure: what was added stays known. */
 	r = !report && !dry_run ? traverse_save(&c.rec, pin_dir) : 0;
 	if (changes)
-		*changes = (struct reach_changes){ c.given, c.rec.taken };
+		*changes = (struct reach_changes){ c.rec.given, c.rec.taken };
 	traverse_free(&c.rec);
 	free(rs.r);
 	return ret ?: r;

@@ -109,8 +109,10 @@ int traverse_save(struct traverse *t, const char *pin_dir)
 	    chmod(tmp, 0600) || rename(tmp, path)) {
 		ret = -errno ?: -EIO;
 		unlink(tmp);
-		err("%s: cannot record what grant-traverse added: %s", path,
-		    strerror(-ret));
+		err("%s: cannot record what grant-traverse changed: %s%s%s", path,
+		    strerror(-ret),
+		    t->given ? "; a later apply will not know to take back the search permissions it gave now" : "",
+		    t->taken ? "; a later apply will try to take back again what it took back now" : "");
 	}
 	json_object_put(root);
 	if (!ret)

@@ -34,12 +34,15 @@ struct traverse {
 	struct traverse_rec *r;
 	size_t n;
 	bool changed;	/* since traverse_load() */
+	size_t given;	/* search permissions given (and set) by the caller */
 	size_t taken;	/* ACL entries traverse_take_back() took back */
 };
 
 /* The record of PIN_DIR (none if there is no file). 0 or -errno. */
 int traverse_load(struct traverse *t, const char *pin_dir);
-/* Write it, if it changed. 0 or -errno (reported). */
+/* Write it, if it changed. 0 or -errno (reported, with what a later
+ * apply will not know: the GIVEN and TAKEN of this run).
+ */
 int traverse_save(struct traverse *t, const char *pin_dir);
 void traverse_free(struct traverse *t);
 /* Forget the records after the first N (added since T had N). */
