@@ -82,7 +82,8 @@ void plan_print(const struct plan *pl, bool dry_run)
 	for (size_t i = 0; i < pl->nr_stale; i++)
 		printf("%s %s: not in the policy\n",
 		       dry_run ? "would remove" : "removed", pl->stale[i]);
-	if (!plan_has_changes(pl)) {
+	/* With entries that failed there was something to do: the summary. */
+	if (!plan_has_changes(pl) && !plan_failed(pl)) {
 		printf("nothing to do: %zu pin%s match%s the policy\n", kept,
 		       kept == 1 ? "" : "s", kept == 1 ? "es" : "");
 		return;

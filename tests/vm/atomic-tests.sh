@@ -126,6 +126,7 @@ test_entry_faults() {
 	echo "$out"
 	check_eq "the one new entry fails" "$rc" 3
 	check "named" grep -q "a-extra.conf:5: 'extra' failed: not pinned$" <<<"$out"
+	check "counted, not 'nothing to do'" grep -q "^0 created, 0 replaced, 0 removed, 3 unchanged, 1 failed$" <<<"$out"
 	check_eq "state unchanged, link ids included" "$(snap)" "$before"
 	check_eq "the same pin directory" "$(stat -c %i $pins)" "$inode"
 	check_eq "nothing left in the work directory" "$(ls -A $work | wc -l)" 0
