@@ -36,6 +36,7 @@ static int read_link(int link_fd, struct pin_info *pi)
 	pi->dev = info.iter.fs.dev;
 	pi->gone = info.iter.fs.gone;
 	pi->flags = info.iter.fs.flags;
+	pi->magic = info.iter.fs.magic;
 	prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
 	if (prog_fd < 0)
 		return -errno;
@@ -44,7 +45,7 @@ static int read_link(int link_fd, struct pin_info *pi)
 	close(prog_fd);
 	if (ret)
 		return ret;
-	/* Only our targets: iter/fs_inode and iter/fs_mnt programs. */
+	/* Only our targets: iter/fs_inode, iter/fs_mnt and iter/fs_sb programs. */
 	if (pinfo.type != BPF_PROG_TYPE_TRACING)
 		return 0;
 	memcpy(pi->prog_name, pinfo.name, sizeof(pi->prog_name));

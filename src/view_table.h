@@ -13,6 +13,7 @@
 enum view_target {
 	TARGET_INODE,	/* iter/fs_inode: one file */
 	TARGET_MNT,	/* iter/fs_mnt: the mount a path is on */
+	TARGET_SB,	/* iter/fs_sb: the cached files of a path's filesystem */
 	TARGET_KINDS,
 };
 
@@ -24,6 +25,7 @@ enum kernel_feature {
 	FEAT_FOLIOS	= 1 << 1,	/* bpf_filemap_get_folios() */
 	FEAT_FS_MNT	= 1 << 2,	/* the iter/fs_mnt target */
 	FEAT_CACHE_RULE	= 1 << 3,	/* the kernel's page-cache rule, and its flag */
+	FEAT_FS_SB	= 1 << 4,	/* the iter/fs_sb target */
 };
 
 #define VIEW(id, ...) VIEW_##id,

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fsiter_uapi.h"
+#include "pin_json.h"
 #include "plan.h"
+#include "target_kind.h"
 #include "check.h"
 
 #define TAG_A	"00112233445566aa"
@@ -94,6 +96,57 @@ static void test_drift_mount(void)
 	CHECK(pin_drift(&it, &pi, &v) == 0, "the same mount, whatever the inode");
 	pi.mnt_id = 31;
 	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "another mount");
+}
+
+/* The sb kind's row: the superblock and the mount, its words for people. */
+static void test_kind_sb(void)
+{
+	const struct target_kind *k = target_kind_of_type(FSITER_FS_ITER_SB);
+	struct target t = { .fd = 0, .dev = 0x801, .mnt_id = 30 };
+	struct pin_info pi = { .is_link = true, .fs_type = FSITER_FS_ITER_SB,
+			       .dev = 0x801, .mnt_id = 30, .magic = 0xef53 };
+	json_object *o = json_object_new_object();
+	char buf[128];
+
+	CHECK(k == &target_kinds[TARGET_SB] && !strcmp(k->name, "sb"), "type 2 is sb");
+	CHECK(target_kind_named("sb") == k, "named sb");
+	CHECK(k->feature == FEAT_FS_SB, "its feature");
+	CHECK(k->same(&t, &pi), "same superblock, same mount");
+	pi.mnt_id = 31;
+	CHECK(!k->same(&t, &pi), "another mount of the superblock: paths differ");
+	pi.mnt_id = 30;
+	pi.dev = 0x802;
+	CHECK(!k->same(&t, &pi), "another superblock");
+	pi.dev = 0x801;
+	k->describe_pin(buf, sizeof(buf), &pi);
+	CHECK(!strcmp(buf, "filesystem 8:1 (ext4) through mount 30"), "describe_pin: %s", buf);
+	k->describe_target(buf, sizeof(buf), &t);
+	CHECK(!strcmp(buf, "is on filesystem 8:1 through mount 30"), "describe_target: %s", buf);
+	k->to_json(o, &pi);
+	CHECK(!strcmp(pin_json_get(o, "dev"), "8:1") && !strcmp(pin_json_get(o, "magic"), "0xef53") &&
+	      !strcmp(pin_json_get(o, "fs_type"), "ext4"), "to_json: %s",
+	      json_object_to_json_string(o));
+	k->brief(buf, sizeof(buf), o);
+	CHECK(!strcmp(buf, "sb 8:1 ext4"), "brief: %s", buf);
+	json_object_put(o);
+
+	o = json_object_new_object();
+	pi.magic = 0x1234abcd;
+	k->to_json(o, &pi);
+	CHECK(!strcmp(pin_json_get(o, "fs_type"), "0x1234abcd"), "an unknown magic in hex");
+	json_object_put(o);
+	o = json_object_new_object();
+	pi.magic = 0x01021994;
+	k->to_json(o, &pi);
+	k->brief(buf, sizeof(buf), o);
+	CHECK(!strcmp(buf, "sb 8:1 tmpfs"), "tmpfs: %s", buf);
+	json_object_put(o);
+	o = json_object_new_object();
+	pi.magic = 0;
+	k->to_json(o, &pi);
+	CHECK(!strcmp(pin_json_get(o, "fs_type"), "-") && !strcmp(pin_json_get(o, "magic"), "-"),
+	      "no magic in link info: null");
+	json_object_put(o);
 }
 
 static void test_drift_word(void)
@@ -188,6 +241,7 @@ int main(void)
 {
 	test_drift_inode();
 	test_drift_mount();
+	test_kind_sb();
 	test_drift_word();
 	test_match();
 	test_findings();
