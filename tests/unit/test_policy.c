@@ -162,7 +162,7 @@ static void test_bad_fields(void)
 {
 	char long_name[300], long_line[400];
 
-	bad("inod x /etc/passwd\n", "t.conf:1: unknown view 'inod' (known: inode, cache, inode-raw, mount)");
+	bad("inod x /etc/passwd\n", "t.conf:1: unknown view 'inod' (known: inode, cache, inode-raw, mount, cache-summary)");
 	bad("inode a.b /etc/passwd", "name 'a.b': bpffs refuses names with '.'");
 	bad("inode a/b /etc/passwd", "name 'a/b': a name cannot contain '/'");
 	bad("inode .. /etc/passwd", "name '..'");
@@ -249,7 +249,7 @@ static void test_bad_validate(void)
 	bad("inode-raw x /etc/passwd 0440", "view 'inode-raw' shows kernel addresses and is for root only; add the option 'expose-raw'");
 	bad("inode-raw x /etc/passwd 0400 nobody", "view 'inode-raw' shows kernel addresses");
 	bad("inode-raw x /etc/passwd - - - g:nogroup:r", "view 'inode-raw' shows kernel addresses");
-	bad("mount x / - - - - expose-cache", "option 'expose-cache' is for the views that show page-cache state (inode, cache), not 'mount'");
+	bad("mount x / - - - - expose-cache", "option 'expose-cache' is for the views that show page-cache state (inode, cache, cache-summary), not 'mount'");
 	bad("inode-raw x /etc/passwd - - - - expose-cache", "not 'inode-raw'");
 	bad("cache x /etc/passwd 0440 nobody - - expose-cache", "owner 'nobody' with 'expose-cache': the owner of a pin can chmod it wider than the policy says; expose-cache needs owner root");
 	bad("inode x /etc/passwd 0400 65534 root - expose-cache,nofail", "owner '65534' with 'expose-cache'");

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "cache-summary" view: the page cache of a whole filesystem, in
+ * "key value" lines (docs/output.md):
+ *
+ *   fs.type ext4
+ *   fs.dev 8:1
+ *   inodes N          inodes with pages in the cache
+ *   cached N          pages
+ *   dirty N
+ *   writeback N
+ *   observed.inodes N the part of those held by files the reader may observe
+ *   observed.cached N
+ *   observed.dirty N
+ *   observed.writeback N
+ *   observed.share P% observed.cached of cached, in percent
+ *
+ * The fs_sb iterator runs the program once per cached inode of the
+ * filesystem that the reader may observe (owns or may write; every one
+ * with expose-cache), with that inode's counts in ctx->pages, and once
+ * more at the end with inode NULL and ctx->pages the sums over the others,
+ * which it does not name. The program adds up the first kind and prints
+ * everything in the last run.
+ *
+ * One walk may take several read()s, and several readers may read the
+ * same pin at once: the sums live in a map keyed by the reader's
+ * seq_file, started afresh when its walk starts (seq_num 0) and deleted
+ * once printed. An LRU map: a reader that stops reading midway leaves an
+ * entry that later readers push out. A walk whose entry was pushed out
+ * by more than READERS concurrent ones says so rather than print wrong
+ * sums.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Concurrent walks of one loaded view. */
+#define READERS 256
+
+struct sums {
+	__u64 inodes, cached, dirty, writeback;
+};
+
+struct walk {
+	struct sums seen;	/* the inodes the program ran for */
+	__u32 dev;		/* the superblock, from the first of them */
+	char type[32];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, READERS);
+	__type(key, __u64);		/* the reader's struct seq_file */
+	__type(value, struct walk);
+} walks SEC(".maps");
+
+static void note_sb(struct walk *w, struct super_block *sb)
+{
+	w->dev = sb->s_dev;
+	bpf_probe_read_kernel_str(w->type, sizeof(w->type), sb->s_type->name);
+}
+
+/* Percent with two decimals, as 100 times the percent. */
+static __u64 share(__u64 part, __u64 whole)
+{
+	return whole ? part * 10000 / whole : 0;
+}
+
+SEC("iter/fs_sb")
+int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct bpf_fs_sb_pages *pages = ctx->pages;
+	struct inode *inode = ctx->inode;
+	struct dentry *root = ctx->root;
+	__u64 key = (__u64)seq, pct;
+	struct walk zero = {}, *w;
+	struct sums all;
+
+	if (ctx->meta->seq_num == 0)
+		bpf_map_update_elem(&walks, &key, &zero, BPF_ANY);
+	w = bpf_map_lookup_elem(&walks, &key);
+	if (!w) {
+		if (!inode)
+			BPF_SEQ_PRINTF(seq, "error more than %d concurrent readers; read again\n",
+				       READERS);
+		return 0;
+	}
+	if (inode) {
+		if (!w->seen.inodes)
+			note_sb(w, inode->i_sb);
+		if (pages) {
+			w->seen.inodes += pages->nr_inodes;
+			w->seen.cached += pages->nr_cache;
+			w->seen.dirty += pages->nr_dirty;
+			w->seen.writeback += pages->nr_writeback;
+		}
+		return 0;
+	}
+
+	/* The last run: ctx->pages holds what the reader may not see. */
+	all = w->seen;
+	if (pages) {
+		all.inodes += pages->nr_inodes;
+		all.cached += pages->nr_cache;
+		all.dirty += pages->nr_dirty;
+		all.writeback += pages->nr_writeback;
+	}
+	if (root)
+		note_sb(w, root->d_sb);
+	BPF_SEQ_PRINTF(seq, "fs.type %s\n", w->type[0] ? w->type : "-");
+	BPF_SEQ_PRINTF(seq, "fs.dev %u:%u\n", w->dev >> 20, w->dev & ((1U << 20) - 1));
+	BPF_SEQ_PRINTF(seq, "inodes %llu\ncached %llu\ndirty %llu\nwriteback %llu\n",
+		       all.inodes, all.cached, all.dirty, all.writeback);
+	BPF_SEQ_PRINTF(seq, "observed.inodes %llu\nobserved.cached %llu\n",
+		       w->seen.inodes, w->seen.cached);
+	BPF_SEQ_PRINTF(seq, "observed.dirty %llu\nobserved.writeback %llu\n",
+		       w->seen.dirty, w->seen.writeback);
+	pct = share(w->seen.cached, all.cached);
+	BPF_SEQ_PRINTF(seq, "observed.share %llu.%02llu%%\n", pct / 100, pct % 100);
+	bpf_map_delete_elem(&walks, &key);
+	return 0;
+}
