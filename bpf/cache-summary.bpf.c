@@ -39,12 +39,12 @@ char LICENSE[] SEC("license") = "GPL";
 /* Concurrent walks of one loaded view. */
 #define READERS 256
 
-struct sums {
+struct sum_sums {
 	__u64 inodes, cached, dirty, writeback;
 };
 
-struct walk {
-	struct sums seen;	/* the inodes the program ran for */
+struct sum_walk {
+	struct sum_sums seen;	/* the inodes the program ran for */
 	__u32 dev;		/* the superblock, from the first of them */
 	char type[32];
 };
@@ -53,10 +53,10 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, READERS);
 	__type(key, __u64);		/* the reader's struct seq_file */
-	__type(value, struct walk);
+	__type(value, struct sum_walk);
 } walks SEC(".maps");
 
-static void note_sb(struct walk *w, struct super_block *sb)
+static void note_sb(struct sum_walk *w, struct super_block *sb)
 {
 	w->dev = sb->s_dev;
 	bpf_probe_read_kernel_str(w->type, sizeof(w->type), sb->s_type->name);
@@ -76,8 +76,8 @@ int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
 	struct inode *inode = ctx->inode;
 	struct dentry *root = ctx->root;
 	__u64 key = (__u64)seq, pct;
-	struct walk zero = {}, *w;
-	struct sums all;
+	struct sum_walk zero = {}, *w;
+	struct sum_sums all;
 
 	if (ctx->meta->seq_num == 0)
 		bpf_map_update_elem(&walks, &key, &zero, BPF_ANY);

@@ -98,6 +98,37 @@ static void test_drift_mount(void)
 	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "another mount");
 }
 
+/* A cache-top link: the filesystem, and the N its program was loaded with. */
+static void test_drift_sb(void)
+{
+	struct policy_entry e = entry("cache-top", "t", 0);
+	struct plan_item it = { .entry = &e, .target = { .fd = 0, .dev = 0x801, .mnt_id = 30 } };
+	struct view_prog v = { 0 };
+	struct pin_info pi = link_of("cache-top");
+
+	strcpy(v.tag, TAG_A);
+	pi.fs_type = FSITER_FS_ITER_SB;
+	pi.ino = 0;
+	pi.top = POLICY_TOP_DEFAULT;
+	CHECK(pin_drift(&it, &pi, &v) == 0, "the default top, the same filesystem");
+	e.top = 50;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TOP, "top=50 asked, 20 loaded");
+	CHECK(!strcmp(drift_word(DRIFT_TOP), "top"), "drift word top");
+	pi.top = 50;
+	CHECK(pin_drift(&it, &pi, &v) == 0, "top=50 both");
+	strcpy(pi.tag, TAG_B);
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_PROGRAM, "another program, whatever its N");
+	strcpy(pi.tag, TAG_A);
+	pi.mnt_id = 31;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "another mount of the filesystem");
+	pi.mnt_id = 30;
+	pi.fs_type = FSITER_FS_ITER_INODE;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "an inode link");
+	pi = link_of("cache-summary");
+	pi.fs_type = FSITER_FS_ITER_SB;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_VIEW, "cache-summary, not cache-top");
+}
+
 /* The sb kind's row: the superblock and the mount, its words for people. */
 static void test_kind_sb(void)
 {
@@ -242,6 +273,7 @@ int main(void)
 	test_drift_inode();
 	test_drift_mount();
 	test_kind_sb();
+	test_drift_sb();
 	test_drift_word();
 	test_match();
 	test_findings();
