@@ -115,21 +115,37 @@ static void swap(struct top_walk *w, __u32 a, __u32 b)
 	w->heap[b] = t;
 }
 
-/* Restore the heap below H, among the first N. 2^7 > TOP_MAX. */
+/* One step of restoring the heap below H, among its first N. */
+struct top_sift {
+	struct top_walk *w;
+	__u32 h, n;
+};
+
+static long sift_step(__u32 i, void *data)
+{
+	struct top_sift *s = data;
+	struct top_walk *w = s->w;
+	__u32 h = s->h, l = 2 * h + 1, r = l + 1, m = h;
+
+	if (l < s->n && cached_at(w, l) < cached_at(w, m))
+		m = l;
+	if (r < s->n && cached_at(w, r) < cached_at(w, m))
+		m = r;
+	if (m == h)
+		return 1;
+	swap(w, h, m);
+	s->h = m;
+	return 0;
+}
+
+/* A bpf_loop rather than a loop: the verifier checks one step, not every
+ * path through eight. 2^7 > TOP_MAX.
+ */
 static void sift_down(struct top_walk *w, __u32 h, __u32 n)
 {
-	for (int lvl = 0; lvl < 8; lvl++) {
-		__u32 l = 2 * h + 1, r = l + 1, m = h;
+	struct top_sift s = { .w = w, .h = h, .n = n };
 
-		if (l < n && cached_at(w, l) < cached_at(w, m))
-			m = l;
-		if (r < n && cached_at(w, r) < cached_at(w, m))
-			m = r;
-		if (m == h)
-			return;
-		swap(w, h, m);
-		h = m;
-	}
+	bpf_loop(8, sift_step, &s, 0);
 }
 
 static void sift_up(struct top_walk *w, __u32 h)
