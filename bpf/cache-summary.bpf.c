@@ -23,16 +23,12 @@
  * everything in the last run.
  *
  * One walk may take several read()s, and several readers may read the
- * same pin at once: the sums live in a map keyed by the reader's
- * seq_file, started afresh when its walk starts (seq_num 0) and deleted
- * once printed. An LRU map: a reader that stops reading midway leaves an
- * entry that later readers push out. A walk whose entry was pushed out
- * by more than READERS concurrent ones says so rather than print wrong
- * sums.
+ * same pin at once: the sums of each walk are its own (sb_walks.h).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "sb_walks.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -44,13 +40,14 @@ struct sum_sums {
 };
 
 struct sum_walk {
+	__u64 stamp;		/* sb_walks.h */
 	struct sum_sums seen;	/* the inodes the program ran for */
 	__u32 dev;		/* the superblock, from the first of them */
 	char type[32];
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, READERS);
 	__type(key, __u64);		/* the reader's struct seq_file */
 	__type(value, struct sum_walk);
@@ -75,17 +72,15 @@ int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
 	struct bpf_fs_sb_pages *pages = ctx->pages;
 	struct inode *inode = ctx->inode;
 	struct dentry *root = ctx->root;
-	__u64 key = (__u64)seq, pct;
 	struct sum_walk zero = {}, *w;
 	struct sum_sums all;
+	__u64 pct;
 
-	if (ctx->meta->seq_num == 0)
-		bpf_map_update_elem(&walks, &key, &zero, BPF_ANY);
-	w = bpf_map_lookup_elem(&walks, &key);
+	w = walk_get(&walks, seq, ctx->meta->seq_num, &zero);
 	if (!w) {
 		if (!inode)
-			BPF_SEQ_PRINTF(seq, "error more than %d concurrent readers; read again\n",
-				       READERS);
+			BPF_SEQ_PRINTF(seq, "error more than %d concurrent readers, or a pause of over %llu s; read again\n",
+				       READERS, WALK_STALE_NS / 1000000000);
 		return 0;
 	}
 	if (inode) {
@@ -120,6 +115,6 @@ int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
 		       w->seen.dirty, w->seen.writeback);
 	pct = share(w->seen.cached, all.cached);
 	BPF_SEQ_PRINTF(seq, "observed.share %llu.%02llu%%\n", pct / 100, pct % 100);
-	bpf_map_delete_elem(&walks, &key);
+	walk_done(&walks, seq);
 	return 0;
 }

@@ -18,11 +18,8 @@
  * run.
  *
  * State is per walk, never global: one walk may take several read()s and
- * several readers may read the pin at once. Each walk's heap lives in an
- * LRU hash entry keyed by its seq_file, started afresh when the walk
- * starts (seq_num 0) and deleted once printed; a walk that more than
- * READERS concurrent ones pushed out says so instead of printing a wrong
- * list.
+ * several readers may read the pin at once. Each walk's heap is its own
+ * (sb_walks.h).
  *
  * N is read-only data, set by fsiter-pin before loading (policy option
  * top=N): iterator links have no cookie on 6.1, so each distinct N is a
@@ -35,11 +32,12 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "sb_walks.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 #define TOP_MAX		100	/* src/policy_fields.c: POLICY_TOP_MAX */
-#define READERS		64	/* concurrent walks of one loaded view */
+#define READERS		32	/* concurrent walks of one loaded view */
 #define NAME_DEPTH	32	/* components of a path walked up */
 #define PATH_LEN	256	/* a path as kept: ".../" and the tail if longer */
 #define PATH_SHOWN	224	/* its bytes, less the NUL */
@@ -59,6 +57,7 @@ struct top_file {
 };
 
 struct top_walk {
+	__u64 stamp;			/* sb_walks.h */
 	struct top_sums seen;		/* every file the program ran for */
 	__u32 n;			/* files in the heap */
 	__u32 dev;
@@ -71,7 +70,7 @@ struct top_walk {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, READERS);
 	__type(key, __u64);		/* the reader's struct seq_file */
 	__type(value, struct top_walk);
@@ -340,20 +339,14 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 	struct inode *inode = ctx->inode;
 	struct dentry *root = ctx->root;
 	struct top_print p = {};
-	__u64 key = (__u64)seq;
 	__u32 zero = 0, n = top_n(), h;
-	struct top_walk *w, *b;
+	struct top_walk *w;
 
-	if (ctx->meta->seq_num == 0) {
-		b = bpf_map_lookup_elem(&blank, &zero);
-		if (b)
-			bpf_map_update_elem(&walks, &key, b, BPF_ANY);
-	}
-	w = bpf_map_lookup_elem(&walks, &key);
+	w = walk_get(&walks, seq, ctx->meta->seq_num, bpf_map_lookup_elem(&blank, &zero));
 	if (!w) {
 		if (!inode)
-			BPF_SEQ_PRINTF(seq, "error more than %d concurrent readers; read again\n",
-				       READERS);
+			BPF_SEQ_PRINTF(seq, "error more than %d concurrent readers, or a pause of over %llu s; read again\n",
+				       READERS, WALK_STALE_NS / 1000000000);
 		return 0;
 	}
 
@@ -397,6 +390,6 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 			       pages->nr_cache, pages->nr_dirty, pages->nr_writeback);
 	else
 		BPF_SEQ_PRINTF(seq, "other 0 0 0 0\n");
-	bpf_map_delete_elem(&walks, &key);
+	walk_done(&walks, seq);
 	return 0;
 }
