@@ -227,7 +227,8 @@ static long put_name(__u32 i, void *data)
 
 /* DENTRY's path from ROOT into F: "a/b" under ROOT, "/a/b" from the
  * filesystem's root if not under it, ".../b" if too deep or too long,
- * "." for ROOT itself, "?" without a dentry.
+ * "." for ROOT itself ("/" for the filesystem's root outside ROOT), "?"
+ * without a dentry.
  */
 static void set_path(struct top_walk *w, struct top_file *f, struct dentry *dentry,
 		     struct dentry *root)
@@ -245,8 +246,8 @@ static void set_path(struct top_walk *w, struct top_file *f, struct dentry *dent
 	/* An unhashed name is no longer in its directory, unless it is a root. */
 	f->deleted = dentry != dentry->d_parent && !dentry->d_hash.pprev;
 	bpf_loop(NAME_DEPTH + 1, walk_up, &u, 0);
-	if (u.n == 0 && u.under) {
-		f->path[0] = '.';
+	if (u.n == 0 && !u.deep) {	/* ROOT, or the filesystem's root */
+		f->path[0] = u.under ? '.' : '/';
 		f->path[1] = '\0';
 		return;
 	}
