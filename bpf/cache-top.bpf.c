@@ -84,29 +84,33 @@ struct {
 	__type(value, struct top_walk);
 } blank SEC(".maps");
 
-static __u32 top_n(void)
+static __u64 top_n(void)
 {
-	__u32 n = fsiter_top;
+	__u64 n = fsiter_top;
 
 	return n < 1 ? 1 : n > TOP_MAX ? TOP_MAX : n;
 }
 
-static __u64 cached_at(struct top_walk *w, __u32 h)
+static __u64 cached_at(struct top_walk *w, __u64 h)
 {
-	__u32 s;
+	__u64 s;
 
+	barrier_var(h);
 	if (h >= TOP_MAX)
 		return 0;
 	s = w->heap[h];
+	barrier_var(s);
 	if (s >= TOP_MAX)
 		return 0;
 	return w->slot[s].cached;
 }
 
-static void swap(struct top_walk *w, __u32 a, __u32 b)
+static void swap(struct top_walk *w, __u64 a, __u64 b)
 {
 	__u32 t;
 
+	barrier_var(a);
+	barrier_var(b);
 	if (a >= TOP_MAX || b >= TOP_MAX)
 		return;
 	t = w->heap[a];
@@ -117,14 +121,14 @@ static void swap(struct top_walk *w, __u32 a, __u32 b)
 /* One step of restoring the heap below H, among its first N. */
 struct top_sift {
 	struct top_walk *w;
-	__u32 h, n;
+	__u64 h, n;
 };
 
 static long sift_step(__u32 i, void *data)
 {
 	struct top_sift *s = data;
 	struct top_walk *w = s->w;
-	__u32 h = s->h, l = 2 * h + 1, r = l + 1, m = h;
+	__u64 h = s->h, l = 2 * h + 1, r = l + 1, m = h;
 
 	if (l < s->n && cached_at(w, l) < cached_at(w, m))
 		m = l;
@@ -140,17 +144,17 @@ static long sift_step(__u32 i, void *data)
 /* A bpf_loop rather than a loop: the verifier checks one step, not every
  * path through eight. 2^7 > TOP_MAX.
  */
-static void sift_down(struct top_walk *w, __u32 h, __u32 n)
+static void sift_down(struct top_walk *w, __u64 h, __u64 n)
 {
 	struct top_sift s = { .w = w, .h = h, .n = n };
 
 	bpf_loop(8, sift_step, &s, 0);
 }
 
-static void sift_up(struct top_walk *w, __u32 h)
+static void sift_up(struct top_walk *w, __u64 h)
 {
 	for (int lvl = 0; lvl < 8 && h > 0; lvl++) {
-		__u32 p = (h - 1) / 2;
+		__u64 p = (h - 1) / 2;
 
 		if (cached_at(w, p) <= cached_at(w, h))
 			return;
@@ -164,7 +168,7 @@ struct top_up {
 	struct top_walk *w;
 	struct dentry *d;
 	struct dentry *root;
-	__u32 n;		/* names collected */
+	__u64 n;		/* names collected */
 	bool under;		/* reached root */
 	bool deep;		/* more than NAME_DEPTH names */
 };
@@ -194,16 +198,17 @@ static long walk_up(__u32 i, void *data)
 /* Building the path from its end, innermost name first. */
 struct top_build {
 	struct top_walk *w;
-	__u32 n;
-	__u32 pos;		/* where the path starts in scratch */
+	__u64 n;
+	__u64 pos;		/* where the path starts in scratch */
 	bool cut;
 };
 
-static long put_name(__u32 i, void *data)
+static long put_name(__u32 idx, void *data)
 {
+	__u64 i = idx;
 	struct top_build *b = data;
 	struct top_walk *w = b->w;
-	__u32 len, pos = b->pos;
+	__u64 len, pos = b->pos;
 	const char *name;
 
 	if (i >= b->n || i >= NAME_DEPTH)
@@ -216,6 +221,7 @@ static long put_name(__u32 i, void *data)
 		return 1;
 	}
 	pos -= len;
+	barrier_var(pos);
 	if (pos >= PATH_LEN)
 		return 1;
 	bpf_probe_read_kernel(&w->scratch[pos], len & NAME_LEN, name);
@@ -235,7 +241,7 @@ static void set_path(struct top_walk *w, struct top_file *f, struct dentry *dent
 {
 	struct top_up u = { .w = w, .d = dentry, .root = root };
 	struct top_build b = { .w = w, .pos = PATH_SHOWN };
-	__u32 pos;
+	__u64 pos;
 
 	f->deleted = 0;
 	if (!dentry) {
@@ -257,6 +263,7 @@ static void set_path(struct top_walk *w, struct top_file *f, struct dentry *dent
 	pos = b.pos;
 	if (b.cut || u.deep) {
 		pos -= 3;
+		barrier_var(pos);
 		if (pos < PATH_LEN) {
 			w->scratch[pos] = '.';
 			w->scratch[(pos + 1) & (PATH_LEN - 1)] = '.';
@@ -268,11 +275,12 @@ static void set_path(struct top_walk *w, struct top_file *f, struct dentry *dent
 	bpf_probe_read_kernel(f->path, PATH_LEN, &w->scratch[pos & (PATH_LEN - 1)]);
 }
 
-static void fill(struct top_walk *w, __u32 s, struct bpf_iter__fs_sb *ctx,
+static void fill(struct top_walk *w, __u64 s, struct bpf_iter__fs_sb *ctx,
 		 struct inode *inode, struct bpf_fs_sb_pages *pages)
 {
 	struct top_file *f;
 
+	barrier_var(s);
 	if (s >= TOP_MAX)
 		return;
 	f = &w->slot[s];
@@ -290,11 +298,11 @@ struct top_print {
 };
 
 /* Heapsort in place: the heap's slots end most cached first. */
-static long sort_step(__u32 i, void *data)
+static long sort_step(__u32 idx, void *data)
 {
 	struct top_print *p = data;
 	struct top_walk *w = p->w;
-	__u32 last;
+	__u64 i = idx, last;
 
 	if (i >= w->n || i >= TOP_MAX)
 		return 1;
@@ -304,16 +312,19 @@ static long sort_step(__u32 i, void *data)
 	return 0;
 }
 
-static long print_file(__u32 i, void *data)
+static long print_file(__u32 idx, void *data)
 {
+	__u64 i = idx;
 	struct top_print *p = data;
 	struct top_walk *w = p->w;
 	struct top_file *f;
-	__u32 s;
+	__u64 s;
 
+	barrier_var(i);
 	if (i >= w->n || i >= TOP_MAX)
 		return 1;
 	s = w->heap[i];
+	barrier_var(s);
 	if (s >= TOP_MAX)
 		return 1;
 	f = &w->slot[s];
@@ -340,7 +351,8 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 	struct inode *inode = ctx->inode;
 	struct dentry *root = ctx->root;
 	struct top_print p = {};
-	__u32 zero = 0, n = top_n(), h;
+	__u32 zero = 0;
+	__u64 n = top_n(), h;
 	struct top_walk *w;
 
 	w = walk_get(&walks, seq, ctx->meta->seq_num, bpf_map_lookup_elem(&blank, &zero));
@@ -361,6 +373,7 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 		w->seen.dirty += pages->nr_dirty;
 		w->seen.writeback += pages->nr_writeback;
 		h = w->n;
+		barrier_var(h);
 		if (h < n && h < TOP_MAX) {
 			w->heap[h] = h;
 			fill(w, h, ctx, inode, pages);
@@ -378,7 +391,7 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 		note_sb(w, root->d_sb);
 	BPF_SEQ_PRINTF(seq, "fs.type %s\n", w->type[0] ? w->type : "-");
 	BPF_SEQ_PRINTF(seq, "fs.dev %u:%u\n", w->dev >> 20, w->dev & ((1U << 20) - 1));
-	BPF_SEQ_PRINTF(seq, "top %u\n", n);
+	BPF_SEQ_PRINTF(seq, "top %llu\n", n);
 	p.w = w;
 	p.seq = seq;
 	bpf_loop(TOP_MAX, sort_step, &p, 0);
