@@ -40,7 +40,7 @@ struct sum_sums {
 };
 
 struct sum_walk {
-	__u64 stamp;		/* sb_walks.h */
+	struct walk_head head;	/* sb_walks.h */
 	struct sum_sums seen;	/* the inodes the program ran for */
 	__u32 dev;		/* the superblock, from the first of them */
 	char type[32];
@@ -76,11 +76,13 @@ int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
 	struct sum_sums all;
 	__u64 pct;
 
-	w = walk_get(&walks, seq, ctx->meta->seq_num, &zero);
-	if (!w) {
+	w = walk_get(&walks, ctx->meta, &zero, inode);
+	if (!w || (!inode && !walk_whole(&w->head, ctx->meta->seq_num))) {
 		if (!inode)
 			BPF_SEQ_PRINTF(seq, "error more than %d concurrent readers, or a pause of over %llu s; read again\n",
 				       READERS, WALK_STALE_NS / 1000000000);
+		if (w && !inode)
+			walk_done(&walks, seq);
 		return 0;
 	}
 	if (inode) {

@@ -57,7 +57,7 @@ struct top_file {
 };
 
 struct top_walk {
-	__u64 stamp;			/* sb_walks.h */
+	struct walk_head head;		/* sb_walks.h */
 	struct top_sums seen;		/* every file the program ran for */
 	__u32 n;			/* files in the heap */
 	__u32 dev;
@@ -173,10 +173,19 @@ struct top_up {
 	bool deep;		/* more than NAME_DEPTH names */
 };
 
-static long walk_up(__u32 i, void *data)
+/*
+ * The index is the callback's own, never a count kept in U: the 6.1
+ * verifier checks a bpf_loop callback once, with U as it is before the
+ * first call, and removes the branches that call did not take, so a
+ * bound on a count kept in U (0 then) would be gone at run time.
+ */
+static long walk_up(__u32 idx, void *data)
 {
 	struct top_up *u = data;
 	struct dentry *d = u->d;
+	__u64 i = idx;
+
+	barrier_var(i);
 
 	if (d == u->root) {
 		u->under = true;
@@ -184,13 +193,13 @@ static long walk_up(__u32 i, void *data)
 	}
 	if (d == d->d_parent)	/* the filesystem's root, not under root */
 		return 1;
-	if (u->n >= NAME_DEPTH) {
+	if (i >= NAME_DEPTH) {
 		u->deep = true;
 		return 1;
 	}
-	u->w->names[u->n & (NAME_DEPTH - 1)] = (__u64)d->d_name.name;
-	u->w->lens[u->n & (NAME_DEPTH - 1)] = d->d_name.len;
-	u->n++;
+	u->w->names[i] = (__u64)d->d_name.name;
+	u->w->lens[i] = d->d_name.len;
+	u->n = i + 1;
 	u->d = d->d_parent;
 	return 0;
 }
@@ -206,6 +215,8 @@ struct top_build {
 static long put_name(__u32 idx, void *data)
 {
 	__u64 i = idx;
+
+	barrier_var(i);
 	struct top_build *b = data;
 	struct top_walk *w = b->w;
 	__u64 len, pos = b->pos;
@@ -304,6 +315,8 @@ static long sort_step(__u32 idx, void *data)
 	struct top_walk *w = p->w;
 	__u64 i = idx, last;
 
+	barrier_var(i);
+
 	if (i >= w->n || i >= TOP_MAX)
 		return 1;
 	last = w->n - 1 - i;
@@ -315,6 +328,8 @@ static long sort_step(__u32 idx, void *data)
 static long print_file(__u32 idx, void *data)
 {
 	__u64 i = idx;
+
+	barrier_var(i);
 	struct top_print *p = data;
 	struct top_walk *w = p->w;
 	struct top_file *f;
@@ -355,11 +370,13 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 	__u64 n = top_n(), h;
 	struct top_walk *w;
 
-	w = walk_get(&walks, seq, ctx->meta->seq_num, bpf_map_lookup_elem(&blank, &zero));
-	if (!w) {
+	w = walk_get(&walks, ctx->meta, bpf_map_lookup_elem(&blank, &zero), inode);
+	if (!w || (!inode && !walk_whole(&w->head, ctx->meta->seq_num))) {
 		if (!inode)
 			BPF_SEQ_PRINTF(seq, "error more than %d concurrent readers, or a pause of over %llu s; read again\n",
 				       READERS, WALK_STALE_NS / 1000000000);
+		if (w && !inode)
+			walk_done(&walks, seq);
 		return 0;
 	}
 

@@ -298,7 +298,9 @@ disk_fs() {
 	read_pin fsa $fs-top
 	echo "$out"
 	check_eq "$fs: fsa: its own" "$(files)" "data/a/big data/a/small"
-	check_eq "$fs: fsa: mid summed" "$(sums other | cut -d' ' -f1,2)" "1 $(pages $mnt/data/b/mid)"
+	# ext4 may hold a few pages of its own in an inode nobody owns: at least.
+	check_ge "$fs: fsa: mid summed, unnamed" "$(sums other | cut -d' ' -f2)" "$(pages $mnt/data/b/mid)"
+	check "$fs: fsa: mid not named" test -z "$(file_line data/b/mid)"
 	read_pin fsb $fs-sum
 	echo "$out"
 	check_eq "$fs: fsb: observed mid" "$(field observed.cached <<<"$out")" "$(pages $mnt/data/b/mid)"
