@@ -11,8 +11,9 @@
 #                building: exit 0 if it is built, 1 if not
 #
 # Prints the cache directory (bzImage, vmlinux.h, config, System.map,
-# include/linux/bpf.h and the series' selftests under selftests/) as the
-# last line of stdout; everything else goes to stderr:
+# include/linux/bpf.h, the series' selftests under selftests/, and bpftool,
+# built from the patched tree: its `link show` reports the fs iterators'
+# link info) as the last line of stdout; everything else goes to stderr:
 #   kdir=$(kernel/build.sh | tail -1)
 #
 # Before the build it compiles the files the series touches, in a second
@@ -21,7 +22,8 @@
 #
 # The cache key is the sha256 of: kernel/patches/VER/series and the patches
 # it lists, the config fragments, the linux-source-VER package version, the
-# gcc/pahole/bpftool versions and this script. Cached builds return at once.
+# gcc/clang/pahole/bpftool versions and this script. Cached builds return at
+# once.
 #
 # Environment:
 #   FSITER_CACHE=DIR   cache root (default /var/cache/fsiter-pin); entries go
@@ -120,6 +122,7 @@ manifest() {
 	echo "fsiter-pin kernel build inputs"
 	echo "linux-source-$kver $(dpkg-query -W -f='${Version}' "linux-source-$kver" 2>/dev/null || echo none)"
 	echo "gcc $(tool_version gcc -dumpfullversion)"
+	echo "clang $(tool_version clang --version)"
 	echo "pahole $(tool_version pahole --version)"
 	echo "bpftool $(tool_version bpftool version)"
 	echo "build.sh $self_sha"
@@ -137,7 +140,7 @@ manifest() {
 
 complete_entry() {
 	[[ -f "$1/bzImage" && -f "$1/vmlinux.h" && -f "$1/config" &&
-	   -f "$1/include/linux/bpf.h" && -d "$1/selftests" ]]
+	   -f "$1/include/linux/bpf.h" && -d "$1/selftests" && -x "$1/bpftool" ]]
 }
 
 if [[ -n "${FSITER_KSRC:-}" ]]; then
@@ -244,8 +247,15 @@ fi
 run_make() {
 	local label=$1
 	shift
+	run_cmd "$label" "${mk[@]}" "$@"
+}
+
+# run_cmd LABEL CMD...: CMD with output to the build log; tail on failure.
+run_cmd() {
+	local label=$1
+	shift
 	# 9>&-: make's children must not inherit (and so hold) the build lock.
-	if ! "${mk[@]}" "$@" >>"$buildlog" 2>&1 9>&-; then
+	if ! "$@" >>"$buildlog" 2>&1 9>&-; then
 		tail -n 60 "$buildlog" >&2
 		cp "$buildlog" "$cache_root/last-failed-build.log" 2>/dev/null || true
 		die "$label failed (last lines above; full log: $cache_root/last-failed-build.log)"
@@ -314,6 +324,15 @@ log "generating vmlinux.h"
 bpftool btf dump file "$objdir/vmlinux" format c >"$out/vmlinux.h" ||
 	die "bpftool btf dump failed (is CONFIG_DEBUG_INFO_BTF in vmlinux?)"
 cp "$objdir/arch/x86/boot/bzImage" "$out/bzImage"
+# bpftool of the patched tree (the series' last patch teaches it the fs
+# iterators' link info); its skeletons are built against this kernel's
+# vmlinux.h, its objects go to the object dir (an FSITER_KSRC tree stays
+# clean).
+log "building bpftool"
+mkdir -p "$objdir/bpftool-build"
+run_cmd "bpftool build" make -C "$src/tools/bpf/bpftool" OUTPUT="$objdir/bpftool-build/" \
+	VMLINUX_H="$out/vmlinux.h" -j"$(nproc)"
+cp "$objdir/bpftool-build/bpftool" "$out/bpftool"
 cp "$objdir/.config" "$out/config"
 cp "$objdir/System.map" "$out/System.map"
 # For user space built against this kernel: the patched UAPI (bpf.h with

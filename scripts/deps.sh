@@ -16,11 +16,12 @@ prog=deps.sh
 # Kernel build: compiler and kbuild tools, objtool (libelf), pahole for BTF
 # (dwarves), the source tarballs of both kernels, Debian's 6.12 config
 # (scripts/kernel-deb.sh --config debian), bpftool for vmlinux.h, flock
-# (util-linux).
+# (util-linux), and what the patched tree's bpftool needs (clang and llvm
+# for its skeletons, zlib, libcap).
 kernel_pkgs=(
 	bc bison build-essential cpio dwarves flex libelf-dev libssl-dev
 	linux-source-6.1 linux-source-6.12 linux-config-6.12 patch xz-utils
-	bpftool util-linux
+	bpftool util-linux clang llvm zlib1g-dev libcap-dev
 )
 
 # VM harness: QEMU (TCG, virtio-9p), and what the guest runs from the host's

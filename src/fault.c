@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Points, in the order apply passes them:
+ *   mount    mounting bpffs, if it is not mounted
  *   open     each path opened (in its own thread; "~" makes it hang)
+ *   traverse each ACL grant-traverse sets (taking back, then giving)
  *   gen      making the next pin directory
  *   keep     each hard link of a kept pin
- *   attach   each link created
- *   pin      each pin
- *   perms    each owner, mode and ACL
+ *   attach   each link created    } these three fail their entry alone
+ *   pin      each pin             } (exit 3); the others fail the whole
+ *   perms    each owner, mode and ACL } apply, which changes no pin
  *   swap     the rename that switches pin directories
  *   cleanup  removing the old pin directory
  * and, for list and audit:

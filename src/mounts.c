@@ -8,6 +8,7 @@
 #include <linux/magic.h>
 #include <libmount/libmount.h>
 #include "diag.h"
+#include "fault.h"
 #include "mounts.h"
 
 static bool under(const char *dir, const char *top)
@@ -36,6 +37,7 @@ static int is_bpffs_mounted(const char *target)
 static int mount_bpffs(const char *target)
 {
 	struct libmnt_context *cxt;
+	char buf[256] = "";
 	int ret;
 
 	cxt = mnt_new_context();
@@ -49,24 +51,28 @@ static int mount_bpffs(const char *target)
 	if (!ret)
 		ret = mnt_context_set_options(cxt, "nosuid,nodev,noexec,mode=0700");
 	if (!ret)
+		ret = fault_at("mount");
+	if (!ret) {
 		ret = mnt_context_mount(cxt);
+		if (ret)
+			mnt_context_get_excode(cxt, ret, buf, sizeof(buf));
+	}
 	if (ret) {
-		char buf[256] = "";
-
-		mnt_context_get_excode(cxt, ret, buf, sizeof(buf));
-		err("cannot mount bpffs on %s: %s", target, *buf ? buf : strerror(-ret));
+		err("cannot mount bpffs on %s: %s", target,
+		    *buf ? buf : strerror(ret < 0 ? -ret : ret));
 		ret = ret < 0 ? ret : -EIO;
 	}
 	mnt_free_context(cxt);
 	return ret;
 }
 
-int mounts_ensure_bpffs(const char *dir, bool dry_run)
+int mounts_ensure_bpffs(const char *dir, bool dry_run, bool *mounted)
 {
 	char probe[PATH_MAX];
 	struct statfs sf;
 	int ret;
 
+	*mounted = false;
 	if (under(dir, BPFFS_MOUNT_POINT)) {
 		ret = is_bpffs_mounted(BPFFS_MOUNT_POINT);
 		if (ret < 0) {
@@ -80,8 +86,10 @@ int mounts_ensure_bpffs(const char *dir, bool dry_run)
 			}
 			ret = mount_bpffs(BPFFS_MOUNT_POINT);
 			if (ret)
-				return ret;
-			info("mounted bpffs on %s", BPFFS_MOUNT_POINT);
+				return ret;	/* nothing mounted */
+			*mounted = true;
+			info("mounted bpffs on %s (mode 0700, as systemd does)",
+			     BPFFS_MOUNT_POINT);
 		}
 	}
 	/* The deepest part of DIR that exists must be on bpffs. */

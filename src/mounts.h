@@ -10,11 +10,13 @@
 
 /*
  * Make sure bpffs is mounted at /sys/fs/bpf when DIR is under it, mounting
- * it (mode 0700, as systemd does) if not, unless DRY_RUN. Then check that
- * DIR, or its deepest existing ancestor, is on bpffs. 0, 1 if DRY_RUN and
- * bpffs is not mounted (so nothing is pinned), or -errno, reported.
+ * it (mode 0700, as systemd does) if not, unless DRY_RUN; *MOUNTED says
+ * whether this call mounted it (and said so), even if it then fails. Then
+ * check that DIR, or its deepest existing ancestor, is on bpffs. 0, 1 if
+ * DRY_RUN and bpffs is not mounted (so nothing is pinned), or -errno,
+ * reported.
  */
-int mounts_ensure_bpffs(const char *dir, bool dry_run);
+int mounts_ensure_bpffs(const char *dir, bool dry_run, bool *mounted);
 /*
  * The device of mount ID's superblock, as mountinfo shows it. 0 or -errno.
  * The table is read once and kept until mounts_forget().

@@ -36,15 +36,18 @@ void pindir_init(struct pin_dir *d)
 	d->new_fd = -1;
 }
 
-/* mkdir with mode 0755 whatever the umask; an existing one is left. */
-static int make_dir(const char *path)
+/* mkdir with mode 0755 whatever the umask; an existing one is left.
+ * Sets *MADE if it made one.
+ */
+static int make_dir(const char *path, bool *made)
 {
 	if (mkdir(path, 0755))
 		return errno == EEXIST ? 0 : -errno;
+	*made = true;
 	return chmod(path, 0755) ? -errno : 0;
 }
 
-static int mkdir_parents(const char *path)
+static int mkdir_parents(const char *path, bool *made)
 {
 	char buf[PATH_MAX];
 	int ret;
@@ -54,12 +57,12 @@ static int mkdir_parents(const char *path)
 		if (*s != '/')
 			continue;
 		*s = '\0';
-		ret = make_dir(buf);
+		ret = make_dir(buf, made);
 		if (ret)
 			return ret;
 		*s = '/';
 	}
-	return make_dir(buf);
+	return make_dir(buf, made);
 }
 
 /* Directory FD: owner root, MODE, and an ACL that is only the mode. */
@@ -144,7 +147,7 @@ int pindir_open(struct pin_dir *d, const char *path, unsigned int flags)
 	if (ret)
 		return ret;
 	if (create) {
-		ret = mkdir_parents(d->parent);
+		ret = mkdir_parents(d->parent, &d->made_parent);
 		if (ret) {
 			err("%s: cannot create it: %s", d->parent, strerror(-ret));
 			return ret;
@@ -161,10 +164,14 @@ int pindir_open(struct pin_dir *d, const char *path, unsigned int flags)
 		err("pin-dir %s: %s is not a directory in bpffs", path, d->parent);
 		return -EINVAL;
 	}
-	if (create && mkdirat(d->parent_fd, work, 0700) && errno != EEXIST) {
-		ret = -errno;
-		err("%s: cannot create it: %s", d->work_path, strerror(-ret));
-		return ret;
+	if (create && mkdirat(d->parent_fd, work, 0700)) {
+		if (errno != EEXIST) {
+			ret = -errno;
+			err("%s: cannot create it: %s", d->work_path, strerror(-ret));
+			return ret;
+		}
+	} else if (create) {
+		d->made_work = true;
 	}
 	d->work_fd = openat(d->parent_fd, work,
 			    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -35,6 +35,8 @@ struct pin_dir {
 	int cur_fd;		/* PIN_DIR, -1 if it does not exist */
 	char new_path[PATH_MAX];
 	int new_fd;		/* the next PIN_DIR, in the work dir; -1 */
+	bool made_parent;	/* pindir_open() created PATH's parent */
+	bool made_work;		/* pindir_open() created the work directory */
 };
 
 

@@ -208,7 +208,7 @@ static int check_reach(struct plan *pl)
 	}
 	ret = reach_check(entries, n, audit ? GRANT_TRAVERSE_NO : pl->policy.grant_traverse,
 			  pl->pin_dir, pl->mode != PLAN_APPLY,
-			  audit ? keep_block : NULL, pl);
+			  audit ? keep_block : NULL, pl, &pl->traverse);
 	free(entries);
 	return audit && ret == -EACCES ? 0 : ret;
 }
@@ -224,7 +224,8 @@ static int check_system(struct plan *pl)
 	if (ret || pl->mode == PLAN_AUDIT)
 		return ret ?: check_kernel(pl);
 	umask(077);
-	ret = mounts_ensure_bpffs(pl->pin_dir, pl->mode == PLAN_DRY_RUN);
+	ret = mounts_ensure_bpffs(pl->pin_dir, pl->mode == PLAN_DRY_RUN,
+				  &pl->mounted_bpffs);
 	if (ret < 0)
 		return ret;
 	no_bpffs = ret == 1;

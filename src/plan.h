@@ -22,6 +22,7 @@
 #include "pin_info.h"
 #include "pindir.h"
 #include "policy.h"
+#include "reach.h"
 #include "targets.h"
 #include "views.h"
 
@@ -31,10 +32,11 @@ enum plan_mode {
 	PLAN_AUDIT,	/* also: a path that cannot be opened is drift */
 };
 
-/* PLAN_FAIL: the entry failed (apply, --dry-run): it is not pinned, and
- * a pin of its name goes. One that failed only for something outside the
- * policy and whose pin still has the grant it asks for keeps that pin
- * instead (PLAN_KEEP, held).
+/* PLAN_FAIL: the entry failed (apply, --dry-run; plan_commit() also
+ * fails an entry it cannot attach, pin or give its owner, mode and ACL):
+ * it is not pinned, and a pin of its name goes. One that failed only for
+ * a missing path or user and whose pin still has the grant it asks for
+ * keeps that pin instead (PLAN_KEEP, held).
  */
 enum plan_action { PLAN_KEEP, PLAN_CREATE, PLAN_REPLACE, PLAN_SKIP, PLAN_FAIL };
 
@@ -93,6 +95,11 @@ struct plan {
 	size_t nr_blocks;
 	struct view_prog *views;	/* loaded: one per view and top=N */
 	size_t nr_views;
+	/* apply: what plan_build() changed outside the pin directory, each
+	 * said as it was done; a failed apply sums them up.
+	 */
+	bool mounted_bpffs;
+	struct reach_changes traverse;
 };
 
 /* The loaded program of E's view (and top=N), or NULL. */
@@ -107,7 +114,9 @@ const struct view_prog *plan_view(const struct plan *pl,
 int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	       bool force);
 /* Switch to the plan's pins (if anything changes) and print what changed.
- * 0 or -errno, reported; readers see the old pins or the new ones.
+ * An entry that cannot be staged fails alone (PLAN_FAIL, reported) and
+ * the others are switched to. 0 or -errno (reported: nothing changed in
+ * the pin directory); readers see the old pins or the new ones.
  */
 int plan_commit(struct plan *pl);
 bool plan_has_changes(const struct plan *pl);

@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "apply_state.h"
 #include "diag.h"
 #include "fault.h"
 #include "manifest.h"
+#include "mounts.h"
 #include "perms.h"
 #include "plan.h"
 
@@ -80,7 +82,8 @@ void plan_print(const struct plan *pl, bool dry_run)
 	for (size_t i = 0; i < pl->nr_stale; i++)
 		printf("%s %s: not in the policy\n",
 		       dry_run ? "would remove" : "removed", pl->stale[i]);
-	if (!plan_has_changes(pl)) {
+	/* With entries that failed there was something to do: the summary. */
+	if (!plan_has_changes(pl) && !plan_failed(pl)) {
 		printf("nothing to do: %zu pin%s match%s the policy\n", kept,
 		       kept == 1 ? "" : "s", kept == 1 ? "es" : "");
 		return;
@@ -96,7 +99,8 @@ void plan_print(const struct plan *pl, bool dry_run)
 }
 
 /* Attach IT's view to its target and pin it in the next directory, with
- * the entry's owner, mode and ACL.
+ * the entry's owner, mode and ACL. 0, or -errno: the entry failed
+ * (reported with its file and line), and a pin may be left half made.
  */
 static int stage_new(struct plan *pl, const struct plan_item *it)
 {
@@ -112,7 +116,7 @@ static int stage_new(struct plan *pl, const struct plan_item *it)
 				  it->target.fd, &link);
 	if (ret) {
 		err_at(&e->loc, "'%s': cannot attach view '%s' to %s: %s",
-		       e->name, e->view->name, e->path, strerror(-ret));
+		       e->name, e->view->name, ESC(e->path), strerror(-ret));
 		return ret;
 	}
 	ret = path_join(path, d->new_path, e->name);
@@ -121,32 +125,63 @@ static int stage_new(struct plan *pl, const struct plan_item *it)
 	if (!ret)
 		ret = bpf_link__pin(link, path);
 	if (ret) {
-		err("%s: cannot pin: %s", path, strerror(-ret));
-	} else {
-		ret = fault_at("perms");
-		if (!ret)
-			ret = perms_set(d->new_fd, e->name, path, e);
-		if (ret)
-			err("%s: cannot set owner, mode and ACL: %s", path,
-			    strerror(-ret));
+		err_at(&e->loc, "'%s': cannot pin it: %s", e->name, strerror(-ret));
+		goto out;
 	}
+	ret = fault_at("perms");
+	if (!ret)
+		ret = perms_set(d->new_fd, e->name, path, e);
+	if (ret)
+		err_at(&e->loc, "'%s': cannot set its owner, mode and ACL: %s",
+		       e->name, strerror(-ret));
+out:
 	/* The pin holds the link; ours goes. */
 	bpf_link__destroy(link);
 	return ret;
 }
 
-/* Fill the next generation of the pin directory. */
+/*
+ * IT failed while it was staged, with ERROR: it fails alone (PLAN_FAIL), as
+ * an entry whose path does not open. Whatever was made of it goes from the
+ * next directory (nobody but root could reach it there); its pin in
+ * PIN_DIR, if any, stays behind with the old directory, so it is revoked
+ * and removed. 0, or -errno if the next directory cannot be put right:
+ * then the whole apply fails.
+ */
+static int stage_failed(struct plan *pl, struct plan_item *it, int error)
+{
+	const char *name = it->entry->name;
+	int ret;
+
+	if (unlinkat(pl->dir.new_fd, name, 0) && errno != ENOENT) {
+		ret = -errno;
+		err("%s/%s: cannot remove what was made of it: %s", pl->dir.new_path,
+		    name, strerror(-ret));
+		return ret;
+	}
+	it->action = PLAN_FAIL;
+	it->err = error;
+	it->holdable = false;
+	return 0;
+}
+
+/* Fill the next generation of the pin directory. An entry that cannot be
+ * staged fails alone; 0, or -errno if the next directory itself failed.
+ */
 static int stage(struct plan *pl)
 {
 	int ret = 0;
 
 	for (size_t i = 0; i < pl->nr_items && !ret; i++) {
-		const struct plan_item *it = &pl->items[i];
+		struct plan_item *it = &pl->items[i];
 
-		if (it->action == PLAN_KEEP)
+		if (it->action == PLAN_KEEP) {
 			ret = gen_keep(&pl->dir, it->entry->name);
-		else if (it->action == PLAN_CREATE || it->action == PLAN_REPLACE)
+		} else if (it->action == PLAN_CREATE || it->action == PLAN_REPLACE) {
 			ret = stage_new(pl, it);
+			if (ret)
+				ret = stage_failed(pl, it, ret);
+		}
 	}
 	return ret;
 }
@@ -187,8 +222,21 @@ int plan_commit(struct plan *pl)
 
 	if (pl->nr_foreign && !pl->force)
 		return -EEXIST;	/* each named by plan_build() */
+	if (plan_has_changes(pl)) {
+		ret = gen_begin(&pl->dir);
+		if (ret)
+			return ret;
+		ret = stage(pl);
+		if (ret) {
+			gen_abort(&pl->dir);
+			return ret;
+		}
+	}
 	if (!plan_has_changes(pl)) {
-		/* The exchange would have made PIN_DIR anew; no exchange. */
+		/* Nothing to change, or each change failed: no exchange,
+		 * which would have made PIN_DIR anew.
+		 */
+		gen_abort(&pl->dir);
 		if (pl->dir_drift[0] && !pindir_restore(&pl->dir))
 			printf("restored %s: root's, mode %04o, no ACL entries (it had %s)\n",
 			       pl->pin_dir, PINDIR_MODE, pl->dir_drift);
@@ -198,14 +246,6 @@ int plan_commit(struct plan *pl)
 		/* /run may have been emptied: record what is there anyway */
 		record(pl);
 		return 0;
-	}
-	ret = gen_begin(&pl->dir);
-	if (ret)
-		return ret;
-	ret = stage(pl);
-	if (ret) {
-		gen_abort(&pl->dir);
-		return ret;
 	}
 	ret = gen_commit(&pl->dir);
 	if (ret)
@@ -235,6 +275,48 @@ static int report_failed(const struct plan *pl, bool dry_run)
 	return PLAN_PARTIAL;
 }
 
+/*
+ * The last line of an apply that failed: no pin changed, and what did
+ * change outside the pin directory before it failed, each of which was
+ * said as it was done. "nothing was changed" only if nothing did.
+ */
+static void report_unchanged(const struct plan *pl, const char *policy_path)
+{
+	const struct pin_dir *d = &pl->dir;
+	const struct reach_changes *t = &pl->traverse;
+	char what[4][PATH_MAX + 64], msg[sizeof(what) + 32];
+	size_t n = 0, len = 0;
+
+	if (pl->mounted_bpffs)
+		snprintf(what[n++], sizeof(what[0]), "bpffs was mounted on %s",
+			 BPFFS_MOUNT_POINT);
+	if (d->made_parent)
+		snprintf(what[n++], sizeof(what[0]), "%s was created", d->parent);
+	if (d->made_work)
+		snprintf(what[n++], sizeof(what[0]), "the work directory %s was created",
+			 d->work_path);
+	if (t->given || t->taken) {
+		char gave[64] = "", took[64] = "";
+
+		if (t->given)
+			snprintf(gave, sizeof(gave), "gave %zu search permission%s",
+				 t->given, t->given == 1 ? "" : "s");
+		if (t->taken)
+			snprintf(took, sizeof(took), "took back %zu ACL entr%s it had added",
+				 t->taken, t->taken == 1 ? "y" : "ies");
+		snprintf(what[n++], sizeof(what[0]), "grant-traverse %s%s%s", gave,
+			 *gave && *took ? " and " : "", took);
+	}
+	if (!n) {
+		err("%s: nothing was changed", policy_path);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		len += snprintf(msg + len, sizeof(msg) - len, "%s%s",
+				!i ? "" : i == n - 1 ? " and " : ", ", what[i]);
+	err("%s: no pin was changed, but %s", policy_path, msg);
+}
+
 int plan_apply(const char *policy_path, bool dry_run, bool force)
 {
 	struct plan pl;
@@ -248,7 +330,7 @@ int plan_apply(const char *policy_path, bool dry_run, bool force)
 	else if (!ret)
 		ret = plan_commit(&pl);
 	if (ret)
-		err("%s: nothing was changed", policy_path);
+		report_unchanged(&pl, policy_path);
 	else
 		ret = report_failed(&pl, dry_run);
 	if (!dry_run)

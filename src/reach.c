@@ -18,6 +18,7 @@
 #include <linux/magic.h>
 #include <acl/libacl.h>
 #include "diag.h"
+#include "fault.h"
 #include "reach.h"
 #include "traverse.h"
 
@@ -161,22 +162,33 @@ static const char *reader_name(const struct reader *r, char *buf, size_t size)
 	return buf;
 }
 
-/* The ACL entry that lets R search: "g:NAME:x", "u:NAME:x"; or chmod. */
-static void reader_fix(const struct reader *r, const char *dir, char *buf,
-		       size_t size)
+/* The ACL entry that lets R search: "g:NAME:x", "u:NAME:x", "o::x". */
+static void reader_entry(const struct reader *r, char *buf, size_t size)
 {
 	struct passwd *pw;
 	struct group *gr;
 
 	if (r->kind == READER_USER && (pw = getpwuid(r->id)))
-		snprintf(buf, size, "setfacl -m u:%s:x %s", pw->pw_name, dir);
+		snprintf(buf, size, "u:%s:x", pw->pw_name);
 	else if (r->kind == READER_GROUP && (gr = getgrgid(r->id)))
-		snprintf(buf, size, "setfacl -m g:%s:x %s", gr->gr_name, dir);
+		snprintf(buf, size, "g:%s:x", gr->gr_name);
 	else if (r->kind == READER_OTHER)
+		snprintf(buf, size, "o::x");
+	else
+		snprintf(buf, size, "%c:%u:x", r->kind == READER_USER ? 'u' : 'g', r->id);
+}
+
+/* The command that lets R search DIR: setfacl, or chmod. */
+static void reader_fix(const struct reader *r, const char *dir, char *buf,
+		       size_t size)
+{
+	char ent[300];
+
+	reader_entry(r, ent, sizeof(ent));
+	if (r->kind == READER_OTHER)
 		snprintf(buf, size, "chmod o+x %s", dir);
 	else
-		snprintf(buf, size, "setfacl -m %c:%u:x %s",
-			 r->kind == READER_USER ? 'u' : 'g', r->id, dir);
+		snprintf(buf, size, "setfacl -m %s %s", ent, dir);
 }
 
 /* Report one reader stopped at one directory: apply's error and hint. */
@@ -205,13 +217,47 @@ struct reach_ctx {
 	bool blocked;
 };
 
+/* Say what grant-traverse gave R on DIR (DID: TRAVERSE_*), or would. */
+static void say_given(const struct reader *r, const char *dir, unsigned int did,
+		      bool dry_run)
+{
+	char who[300], ent[300];
+
+	if (r->kind == READER_OTHER)
+		snprintf(who, sizeof(who), "every user");
+	else
+		reader_name(r, who, sizeof(who));
+	reader_entry(r, ent, sizeof(ent));
+	info("%s search permission on %s to %s (grant-traverse: %s%s%s)",
+	     dry_run ? "would give" : "gave", dir, who,
+	     did & TRAVERSE_ENTRY ? ent : "",
+	     !(did & TRAVERSE_MASK) ? "" :
+	     did & TRAVERSE_ENTRY ? ", and x on the ACL mask" : "x on the ACL mask",
+	     did & TRAVERSE_MASK_MADE ? ", with a new ACL mask" : "");
+}
+
+/* Append R's name to the list in BUF. */
+static void list_reader(char *buf, size_t size, const struct reader *r)
+{
+	size_t len = strlen(buf);
+	char who[300];
+
+	if (r->kind == READER_OTHER)
+		snprintf(who, sizeof(who), "every user");
+	else
+		reader_name(r, who, sizeof(who));
+	snprintf(buf + len, size - len, "%s%s", len ? ", " : "", who);
+}
+
 static int check_dir(struct reach_ctx *c, const struct readers *rs,
 		     const char *dir)
 {
-	bool on_bpffs, changed = false;
+	size_t recs = c->rec.n, ngiven = 0;
+	unsigned int *given = NULL;	/* each reader's TRAVERSE_* */
 	struct statfs sf;
 	struct stat st;
 	char who[300], fix[PATH_MAX + 320];
+	bool on_bpffs;
 	acl_t acl;
 	int ret = 0;
 
@@ -223,6 +269,11 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 		acl = acl_from_mode(st.st_mode);
 	if (!acl)
 		return -errno;
+	given = calloc(rs->n + 1, sizeof(*given));
+	if (!given) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	for (size_t i = 0; i < rs->n; i++) {
 		const struct reader *r = &rs->r[i];
 		struct reach_block b;
@@ -233,13 +284,11 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 		reader_fix(r, dir, fix, sizeof(fix));
 		if (c->gt && on_bpffs) {
 			ret = traverse_grant(&acl, dir, r, c->gt == GRANT_TRAVERSE_OTHERS,
-					     c->dry_run ? NULL : &c->rec);
+					     c->dry_run ? NULL : &c->rec, &given[i]);
 			if (ret < 0)
 				break;
 			if (!ret) {
-				info("%s search permission on %s for %s (grant-traverse): %s",
-				     c->dry_run ? "would give" : "giving", dir, who, fix);
-				changed = true;
+				ngiven += !!given[i];
 				continue;
 			}
 			ret = 0;	/* it needs 'others' */
@@ -250,10 +299,33 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 		c->report(&b, c->arg);
 		c->blocked = true;
 	}
-	if (!ret && changed && !c->dry_run && acl_set_file(dir, ACL_TYPE_ACCESS, acl)) {
-		ret = -errno;
-		err("%s: cannot set its ACL: %s", dir, strerror(-ret));
+	if (!ret && ngiven && !c->dry_run) {
+		ret = fault_at("traverse");
+		if (!ret && acl_set_file(dir, ACL_TYPE_ACCESS, acl))
+			ret = -errno;
+		if (ret) {
+			char list[1024] = "";
+
+			for (size_t i = 0; i < rs->n; i++)
+				if (given[i])
+					list_reader(list, sizeof(list), &rs->r[i]);
+			err("%s: cannot set its ACL: %s; search permission was not given to %s",
+			    dir, strerror(-ret), list);
+		}
 	}
+	if (ret) {
+		/* Nothing was set: nothing of it is apply's to take back. */
+		traverse_truncate(&c->rec, recs);
+		goto out;
+	}
+	for (size_t i = 0; i < rs->n; i++) {
+		if (!given[i])
+			continue;
+		say_given(&rs->r[i], dir, given[i], c->dry_run);
+		c->rec.given += !c->dry_run;
+	}
+out:
+	free(given);
 	acl_free(acl);
 	return ret;
 }
@@ -280,7 +352,7 @@ static int check_dirs(struct reach_ctx *c, const struct readers *rs,
 
 int reach_check(const struct policy_entry *const *entries, size_t n,
 		enum grant_traverse gt, const char *pin_dir, bool dry_run,
-		reach_report_fn report, void *arg)
+		reach_report_fn report, void *arg, struct reach_changes *changes)
 {
 	struct reach_ctx c = { gt, dry_run, { 0 }, report ?: print_block,
 			       arg, false };
@@ -301,6 +373,8 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 		ret = -EACCES;
 	/* Recorded even after a failure: what was added stays known. */
 	r = !report && !dry_run ? traverse_save(&c.rec, pin_dir) : 0;
+	if (changes)
+		*changes = (struct reach_changes){ c.rec.given, c.rec.taken };
 	traverse_free(&c.rec);
 	free(rs.r);
 	return ret ?: r;

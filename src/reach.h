@@ -41,19 +41,26 @@ struct reach_block {
 
 typedef void (*reach_report_fn)(const struct reach_block *b, void *arg);
 
+/* What reach_check() changed in the ACLs of bpffs directories. */
+struct reach_changes {
+	size_t given;	/* search permissions grant-traverse gave */
+	size_t taken;	/* and those it took back */
+};
+
 /*
  * Can everyone that the N ENTRIES grant read access reach PIN_DIR (search
  * every directory from / down)? If not: with GT, add x ACL entries on the
  * bpffs directories in the way, as far as GT allows (traverse.h), unless
- * DRY_RUN; REPORT each reader stopped (NULL: print an error and how to fix
- * it). With REPORT NULL (apply), first take back what an earlier apply's
- * grant-traverse added and no reader needs now, and record what it adds;
- * call it under the pin directory's lock. 0, -EACCES if anyone is
- * stopped, or -errno.
+ * DRY_RUN, and say each once it is set; REPORT each reader stopped (NULL:
+ * print an error and how to fix it). With REPORT NULL (apply), first take
+ * back what an earlier apply's grant-traverse added and no reader needs
+ * now, and record what it adds; call it under the pin directory's lock.
+ * What it changed goes to *CHANGES (if not NULL), whatever it returns.
+ * 0, -EACCES if anyone is stopped, or -errno.
  */
 int reach_check(const struct policy_entry *const *entries, size_t n,
 		enum grant_traverse gt, const char *pin_dir, bool dry_run,
-		reach_report_fn report, void *arg);
+		reach_report_fn report, void *arg, struct reach_changes *changes);
 /*
  * Who can read the pin PIN_PATH, from its owner, mode and ACL: "u:root,
  * g:fsreaders,o", each marked "!" if it cannot reach PIN_DIR. 0 or -errno.

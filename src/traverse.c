@@ -9,6 +9,7 @@
 #include <acl/libacl.h>
 #include <json-c/json.h>
 #include "diag.h"
+#include "fault.h"
 #include "manifest.h"
 #include "traverse.h"
 
@@ -108,8 +109,10 @@ int traverse_save(struct traverse *t, const char *pin_dir)
 	    chmod(tmp, 0600) || rename(tmp, path)) {
 		ret = -errno ?: -EIO;
 		unlink(tmp);
-		err("%s: cannot record what grant-traverse added: %s", path,
-		    strerror(-ret));
+		err("%s: cannot record what grant-traverse changed: %s%s%s", path,
+		    strerror(-ret),
+		    t->given ? "; a later apply will not know to take back the search permissions it gave now" : "",
+		    t->taken ? "; a later apply will try to take back again what it took back now" : "");
 	}
 	json_object_put(root);
 	if (!ret)
@@ -123,6 +126,14 @@ void traverse_free(struct traverse *t)
 		free(t->r[i].dir);
 	free(t->r);
 	memset(t, 0, sizeof(*t));
+}
+
+void traverse_truncate(struct traverse *t, size_t n)
+{
+	while (t->n > n) {
+		free(t->r[--t->n].dir);
+		t->changed = true;
+	}
 }
 
 static char reader_tag(const struct reader *r)
@@ -163,13 +174,14 @@ bool traverse_needs_others(acl_t acl, const struct reader *r)
 }
 
 int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
-		   bool others, struct traverse *t)
+		   bool others, struct traverse *t, unsigned int *did)
 {
 	char tag = reader_tag(r);
 	acl_entry_t mine, mask;
 	acl_permset_t ps;
 	int ret = 0;
 
+	*did = 0;
 	mine = find_entry(*acl, tag, r->id);
 	mask = find_entry(*acl, 'm', 0);
 	if (!others && traverse_needs_others(*acl, r))
@@ -181,6 +193,8 @@ int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
 		return -errno;
 	if (!has_x(mine)) {
 		ret = set_x(mine, true);
+		if (!ret)
+			*did |= TRAVERSE_ENTRY;
 		if (!ret && t)
 			ret = rec_add(t, dir, tag, tag == 'o' ? 0 : r->id);
 	}
@@ -189,11 +203,14 @@ int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
 	if (!mask) {	/* a first named entry: the group class's union */
 		if (acl_calc_mask(acl))
 			return -errno;
+		*did |= TRAVERSE_MASK_MADE;
 		return t ? rec_add(t, dir, 'c', 0) : 0;
 	}
 	if (has_x(mask))
 		return 0;
 	ret = set_x(mask, true);
+	if (!ret)
+		*did |= TRAVERSE_MASK;
 	return !ret && t ? rec_add(t, dir, 'm', 0) : ret;
 }
 
@@ -227,11 +244,14 @@ static bool has_named(acl_t acl)
 	return false;
 }
 
-/* Take REC's x back in its directory: a named entry left with nothing
- * goes; a mask apply created goes once no named entry is left. 0 or
- * -errno.
+/* What take_back() did. */
+enum taken { TOOK_NOTHING, TOOK_X, TOOK_ENTRY, TOOK_MASK, KEPT_MASK };
+
+/* Take REC's x back in its directory: a named entry it leaves with
+ * nothing goes; a mask apply created goes once no named entry is left.
+ * Says what it did in *DID. 0 or -errno: nothing changed.
  */
-static int take_back(const struct traverse_rec *rec)
+static int take_back(const struct traverse_rec *rec, enum taken *did)
 {
 	bool named = rec->tag == 'u' || rec->tag == 'g';
 	acl_entry_t ent;
@@ -239,21 +259,32 @@ static int take_back(const struct traverse_rec *rec)
 	acl_t acl;
 	int ret = 0;
 
+	*did = TOOK_NOTHING;
 	acl = acl_get_file(rec->dir, ACL_TYPE_ACCESS);
 	if (!acl)
 		return errno == ENOENT ? 0 : -errno;
 	ent = find_entry(acl, rec->tag == 'c' ? 'm' : rec->tag, rec->id);
 	if (!ent)
+		goto out;	/* gone already */
+	if (rec->tag == 'c' && has_named(acl)) {
+		*did = KEPT_MASK;
 		goto out;
-	if (rec->tag == 'c')
-		ret = has_named(acl) ? 0 : acl_delete_entry(acl, ent) ? -errno : 0;
-	else
+	}
+	if (rec->tag == 'c') {
+		ret = acl_delete_entry(acl, ent) ? -errno : 0;
+		*did = TOOK_MASK;
+	} else if (has_x(ent)) {
 		ret = set_x(ent, false);
-	if (!ret && named && !acl_get_permset(ent, &ps) &&
-	    acl_get_perm(ps, ACL_READ) != 1 && acl_get_perm(ps, ACL_WRITE) != 1 &&
-	    acl_delete_entry(acl, ent))
-		ret = -errno;
-	if (!ret && acl_set_file(rec->dir, ACL_TYPE_ACCESS, acl))
+		*did = TOOK_X;
+	}
+	if (!ret && named && *did == TOOK_X && !acl_get_permset(ent, &ps) &&
+	    acl_get_perm(ps, ACL_READ) != 1 && acl_get_perm(ps, ACL_WRITE) != 1) {
+		ret = acl_delete_entry(acl, ent) ? -errno : 0;
+		*did = TOOK_ENTRY;
+	}
+	if (!ret && *did != TOOK_NOTHING)
+		ret = fault_at("traverse");
+	if (!ret && *did != TOOK_NOTHING && acl_set_file(rec->dir, ACL_TYPE_ACCESS, acl))
 		ret = -errno;
 out:
 	acl_free(acl);
@@ -269,9 +300,40 @@ static const char *rec_name(const struct traverse_rec *rec, char *buf, size_t si
 	return buf;
 }
 
+/* Say what take_back() did with REC, once it is done. */
+static void say_taken(const struct traverse_rec *rec, enum taken did)
+{
+	const char *dir = ESC(rec->dir);
+	char who[32];
+
+	rec_name(rec, who, sizeof(who));
+	switch (did) {
+	case TOOK_X:
+		info("took back search permission on %s from %s (grant-traverse added it; no reader needs it now)",
+		     dir, who);
+		break;
+	case TOOK_ENTRY:
+		info("took back search permission on %s from %s, and removed the entry, which had no other permission (grant-traverse added it; no reader needs it now)",
+		     dir, who);
+		break;
+	case TOOK_MASK:
+		info("removed the ACL mask of %s (grant-traverse made it; no named entry is left)",
+		     dir);
+		break;
+	case KEPT_MASK:
+		info("left the ACL mask of %s that grant-traverse made: named entries it did not add are there",
+		     dir);
+		break;
+	case TOOK_NOTHING:
+		info_v("%s: %s has no search permission to take back", dir, who);
+		break;
+	}
+}
+
 int traverse_take_back(struct traverse *t, const struct reader *rs, size_t n,
 		       bool dry_run)
 {
+	enum taken did;
 	size_t kept = 0;
 	char who[32];
 	bool *drop;
@@ -287,16 +349,26 @@ int traverse_take_back(struct traverse *t, const struct reader *rs, size_t n,
 		for (size_t i = 0; i < t->n; i++) {
 			if (!drop[i] || !!strchr("mc", t->r[i].tag) != mask)
 				continue;
-			info("%s search permission on %s from %s (grant-traverse added it; no reader needs it now)",
-			     dry_run ? "would take back" : "taking back", ESC(t->r[i].dir),
-			     rec_name(&t->r[i], who, sizeof(who)));
-			r = dry_run ? 0 : take_back(&t->r[i]);
+			if (mask && ret) {	/* a named entry stayed */
+				drop[i] = false;
+				continue;
+			}
+			if (dry_run) {
+				info("would take back search permission on %s from %s (grant-traverse added it; no reader needs it now)",
+				     ESC(t->r[i].dir), rec_name(&t->r[i], who, sizeof(who)));
+				continue;
+			}
+			r = take_back(&t->r[i], &did);
 			if (r) {
-				err("%s: cannot take back %s: %s", ESC(t->r[i].dir), who,
+				err("%s: cannot take back search permission from %s: %s; it stays, and the next apply tries again",
+				    ESC(t->r[i].dir), rec_name(&t->r[i], who, sizeof(who)),
 				    strerror(-r));
 				ret = ret ?: r;
 				drop[i] = false;
+				continue;
 			}
+			say_taken(&t->r[i], did);
+			t->taken += did == TOOK_X || did == TOOK_ENTRY || did == TOOK_MASK;
 		}
 	}
 	for (size_t i = 0; i < t->n; i++) {

@@ -255,7 +255,9 @@ test_traverse_scope() {
 	check "fsb reads" reads fsb $pins/tv-u
 	try tv4 "set grant-traverse others" "cache tv-x /etc/passwd 0400"
 	check_eq "a policy without those readers applies" "$rc" 0
-	check "it says what it takes back" has "taking back search permission on /sys/fs/bpf from o "
+	check "it says what it took back" has "^fsiter-pin: took back search permission on /sys/fs/bpf from o (grant-traverse added it; no reader needs it now)$"
+	check "and the entry it removed" has "^fsiter-pin: took back search permission on /sys/fs/bpf from u:2002, and removed the entry"
+	check "and the mask it made" has "^fsiter-pin: removed the ACL mask of /sys/fs/bpf (grant-traverse made it; no named entry is left)$"
 	check_eq "o+x taken back" "$(acl_of other::)" ---
 	check_eq "u:fsb taken back" "$(acl_of user:fsb:)" ""
 	check_eq "and the mask it made" "$(acl_of mask::)" ""
@@ -342,6 +344,114 @@ P
 	check "a file with two names: refused" has "up.conf:4: path '$t/up/safe': a file with 2 names"
 	check "no pin" test ! -e $pins/up-link
 	check "unless the entry says 'hardlinks'" test -e $pins/up-link2
+	"$tool" remove --all >/dev/null
+}
+
+# last_line: the last line of $out
+last_line() { tail -n1 <<<"$out"; }
+# bpffs_mounted: /sys/fs/bpf is a bpffs mount point
+bpffs_mounted() { [[ $(findmnt -n -o FSTYPE /sys/fs/bpf) == bpf ]]; }
+
+test_says_mount() {
+	echo "== apply says it mounted bpffs, only when it did, and what a failure left"
+	"$tool" remove --all >/dev/null 2>&1
+	rm -f /run/fsiter-pin/*.traverse.json
+	umount /sys/fs/bpf
+	printf '%s\n' "cache sm-a /etc/passwd 0440 root fsreaders" >$t/sm.conf
+	out=$(FSITER_FAULT=mount "$tool" apply $t/sm.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "a mount that fails: apply fails" "$rc" 1
+	check "saying so" has "^fsiter-pin: cannot mount bpffs on /sys/fs/bpf: "
+	check "and not that it mounted" bash -c "! grep -q 'mounted bpffs' <<<\"\$1\"" - "$out"
+	check_eq "then: nothing was changed" "$(last_line)" "fsiter-pin: $t/sm.conf: nothing was changed"
+	check "and bpffs is not mounted" bash -c "! findmnt -n /sys/fs/bpf"
+	out=$("$tool" apply $t/sm.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "fsreaders cannot reach the pins of a fresh bpffs: apply fails" "$rc" 1
+	check "it says it mounted bpffs" has "^fsiter-pin: mounted bpffs on /sys/fs/bpf (mode 0700, as systemd does)$"
+	check "it is mounted" bpffs_mounted
+	check_eq "and the last line says what changed" "$(last_line)" \
+		"fsiter-pin: $t/sm.conf: no pin was changed, but bpffs was mounted on /sys/fs/bpf and the work directory ${pins}_staging was created"
+	check "no pin" test ! -e $pins
+	out=$("$tool" apply $t/sm.conf 2>&1); rc=$?
+	check_eq "again: it fails" "$rc" 1
+	check "without mounting" bash -c "! grep -q 'mounted bpffs' <<<\"\$1\"" - "$out"
+	check_eq "and nothing was changed" "$(last_line)" "fsiter-pin: $t/sm.conf: nothing was changed"
+	umount /sys/fs/bpf
+	printf '%s\n' "set grant-traverse yes" "cache sm-a /etc/passwd 0440 root fsreaders" >$t/sm2.conf
+	out=$("$tool" apply $t/sm2.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "with grant-traverse: applies" "$rc" 0
+	check "it says it mounted bpffs" has "^fsiter-pin: mounted bpffs on /sys/fs/bpf (mode 0700, as systemd does)$"
+	check "and what grant-traverse gave" has "^fsiter-pin: gave search permission on /sys/fs/bpf to group 'fsreaders' (grant-traverse: g:fsreaders:x, with a new ACL mask)$"
+	check "fsa reads" reads fsa $pins/sm-a
+	check_eq "/sys/fs/bpf is 1700 but for that entry (the mask)" "$(stat -c %a /sys/fs/bpf)" 1710
+}
+
+# traverse_recs TAG: how many entries of TAG grant-traverse's record has
+traverse_recs() { jq "[.[] | select(.tag == \"$1\")] | length" /run/fsiter-pin/sys-fs-bpf-fsiter.traverse.json; }
+
+test_says_traverse() {
+	needs test_says_mount
+	echo "== apply says what grant-traverse did, only once it is done"
+	# sm2.conf is applied: g:fsreaders:x is grant-traverse's
+	printf '%s\n' "set grant-traverse yes" "cache sm-a /etc/passwd 0440 root fsreaders" \
+		"cache sm-b /etc/group 0400 root root u:fsb:r" >$t/st1.conf
+	out=$(FSITER_FAULT=traverse "$tool" apply $t/st1.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "the ACL cannot be set: apply fails" "$rc" 1
+	check "saying what was not given" has "^fsiter-pin: /sys/fs/bpf: cannot set its ACL: Input/output error; search permission was not given to user 'fsb'$"
+	check "and not that it was" bash -c "! grep -q 'gave search permission' <<<\"\$1\"" - "$out"
+	check_eq "then: nothing was changed" "$(last_line)" "fsiter-pin: $t/st1.conf: nothing was changed"
+	check_eq "no u:fsb on /sys/fs/bpf" "$(acl_of user:fsb:)" ""
+	check_eq "nor in the record" "$(traverse_recs u)" 0
+
+	# fsreaders' x and the mask are taken back (the first two ACL writes),
+	# fsb's grant fails (the third)
+	printf '%s\n' "set grant-traverse yes" "cache sm-b /etc/group 0400 root root u:fsb:r" >$t/st2.conf
+	out=$(FSITER_FAULT=traverse:3 "$tool" apply $t/st2.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "taken back, then the grant fails: apply fails" "$rc" 1
+	check "it says what it took back" has "^fsiter-pin: took back search permission on /sys/fs/bpf from g:2100, and removed the entry"
+	check "and the mask" has "^fsiter-pin: removed the ACL mask of /sys/fs/bpf"
+	check "and what it did not give" has "search permission was not given to user 'fsb'$"
+	check_eq "the last line says what changed" "$(last_line)" \
+		"fsiter-pin: $t/st2.conf: no pin was changed, but grant-traverse took back 2 ACL entries it had added"
+	check_eq "g:fsreaders is gone" "$(acl_of group:fsreaders:)" ""
+	check_eq "no u:fsb" "$(acl_of user:fsb:)" ""
+	check "the pin stays" test -e $pins/sm-a
+
+	# fsb's x is given, then apply fails for another reason
+	mkdir $pins/st-dir
+	out=$("$tool" apply $t/st2.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "a directory in the pin directory: apply fails" "$rc" 1
+	check "it says what it gave" has "^fsiter-pin: gave search permission on /sys/fs/bpf to user 'fsb' (grant-traverse: u:fsb:x, with a new ACL mask)$"
+	check_eq "the last line says so" "$(last_line)" \
+		"fsiter-pin: $t/st2.conf: no pin was changed, but grant-traverse gave 1 search permission"
+	check_eq "u:fsb:x is there" "$(acl_of user:fsb:)" --x
+	check_eq "and recorded" "$(traverse_recs u)" 1
+	rmdir $pins/st-dir
+	out=$("$tool" apply $t/st2.conf 2>&1); rc=$?
+	check_eq "then it applies" "$rc" 0
+	check "fsb reads" reads fsb $pins/sm-b
+
+	# taking fsb's x back fails: it stays, and the next apply takes it
+	printf '%s\n' "set grant-traverse yes" "cache sm-c /etc/passwd 0400" >$t/st3.conf
+	out=$(FSITER_FAULT=traverse "$tool" apply $t/st3.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "a take-back that fails: apply fails" "$rc" 1
+	check "saying so" has "^fsiter-pin: /sys/fs/bpf: cannot take back search permission from u:2002: Input/output error; it stays, and the next apply tries again$"
+	check "and not that it took it" bash -c "! grep -q 'took back' <<<\"\$1\"" - "$out"
+	check "nor the mask, which stays with it" bash -c "! grep -q 'ACL mask' <<<\"\$1\"" - "$out"
+	check_eq "then: nothing was changed" "$(last_line)" "fsiter-pin: $t/st3.conf: nothing was changed"
+	check_eq "u:fsb:x stays" "$(acl_of user:fsb:)" --x
+	check_eq "still recorded" "$(traverse_recs u)" 1
+	out=$("$tool" apply $t/st3.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "the next apply" "$rc" 0
+	check "takes it back" has "^fsiter-pin: took back search permission on /sys/fs/bpf from u:2002, and removed the entry"
+	check_eq "u:fsb is gone" "$(acl_of user:fsb:)" ""
 	"$tool" remove --all >/dev/null
 }
 

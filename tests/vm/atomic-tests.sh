@@ -1,7 +1,10 @@
 #!/bin/bash
-# apply is all or nothing: fault injection at every step, kill -9 at every
-# step and at random points, and concurrent applies. Runs as root inside
-# the test VM. Usage: atomic-tests.sh BUILD_DIR [TEST...]
+# apply is all or nothing, but for an entry that fails alone: fault
+# injection at every step (in the work directory and the exchange: no pin
+# changes; in one entry's attach, pin or perms: that entry fails, the
+# others apply), kill -9 at every step and at random points, and
+# concurrent applies. Runs as root inside the test VM.
+# Usage: atomic-tests.sh BUILD_DIR [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/vm/lib.sh
@@ -54,21 +57,79 @@ P
 check "a and b differ" test "$same_a" != "$same_b"
 
 test_faults() {
-	echo "== a fault at each step leaves the old pins exactly as they were"
-	for point in gen keep attach pin perms swap; do
+	echo "== a fault in the work directory or the exchange leaves the old pins exactly as they were"
+	for point in gen keep swap; do
 		"$tool" apply $t/a.conf >/dev/null
 		before=$(snap)
+		inode=$(stat -c %i $pins)
 		out=$(FSITER_FAULT=$point "$tool" apply $t/b.conf 2>&1); rc=$?
 		check_eq "$point: apply fails" "$rc" 1
 		check "$point: says so" grep -q "fault injected at $point" <<<"$out"
+		check "$point: and that no pin changed" grep -q "b.conf: nothing was changed$" <<<"$out"
 		check_eq "$point: state unchanged, link ids included" "$(snap)" "$before"
+		check_eq "$point: the same pin directory" "$(stat -c %i $pins)" "$inode"
 		check_eq "$point: nothing left in the work directory" "$(ls -A $work | wc -l)" 0
 	done
-	for point in attach:2 pin:2 perms:2; do
-		before=$(snap)
-		FSITER_FAULT=$point "$tool" apply $t/b.conf >/dev/null 2>&1
-		check_eq "$point (a later one): state unchanged" "$(snap)" "$before"
+}
+
+# without NAME: the state of b.conf but the pin NAME
+without() { grep -v "^$1 " <<<"$same_b"; }
+
+test_entry_faults() {
+	echo "== a fault while one entry is staged fails that entry alone"
+	# b.conf's changes, in order: changeme is replaced (line 3), newone
+	# created (line 4), dropme removed; keepme is kept. The first fault
+	# hits changeme, the second newone.
+	local point n name line why
+	for point in attach attach:2 pin pin:2 perms perms:2; do
+		n=${point#*:}; [[ $n == "$point" ]] && n=1
+		if (( n == 1 )); then name=changeme line=3 why="its pin is removed"
+		else name=newone line=4 why="not pinned"; fi
+		"$tool" apply $t/a.conf >/dev/null
+		keep_before=$(snap | grep '^keepme ')
+		out=$(FSITER_FAULT=$point "$tool" apply $t/b.conf 2>&1); rc=$?
+		echo "$out"
+		check_eq "$point: some entries failed" "$rc" 3
+		case ${point%:*} in
+		attach) check "$point: $name's error, with its line" \
+			grep -q "b.conf:$line: '$name': cannot attach view '[a-z]*' to /etc/[a-z]*: Input/output error" <<<"$out" ;;
+		pin) check "$point: $name's error, with its line" \
+			grep -q "b.conf:$line: '$name': cannot pin it: Input/output error" <<<"$out" ;;
+		perms) check "$point: $name's error, with its line" \
+			grep -q "b.conf:$line: '$name': cannot set its owner, mode and ACL: Input/output error" <<<"$out" ;;
+		esac
+		check "$point: named at the end" grep -q "b.conf:$line: '$name' failed: $why$" <<<"$out"
+		check "$point: the others applied" grep -q "b.conf: 1 entry failed; the others were applied$" <<<"$out"
+		check_eq "$point: b's state but $name" "$(same)" "$(without $name)"
+		check_eq "$point: keepme kept, its link too" "$(snap | grep '^keepme ')" "$keep_before"
+		check "$point: dropme removed" test ! -e $pins/dropme
+		check_eq "$point: nothing left in the work directory" "$(ls -A $work | wc -l)" 0
 	done
+	check "the removal is said" grep -q "^removed dropme: not in the policy$" <<<"$out"
+
+	echo "== the failed entry's old pin is revoked like any other that goes"
+	"$tool" apply $t/a.conf >/dev/null
+	hold ef $pins/changeme
+	check_eq "before: fsa re-opens changeme" "$(probe ef)" read
+	out=$(FSITER_FAULT=perms "$tool" apply $t/b.conf 2>&1); rc=$?
+	check_eq "perms on changeme: some entries failed" "$rc" 3
+	check "it says the pin went" grep -q "^removed changeme: its entry failed$" <<<"$out"
+	check_eq "after: re-open fails" "$(probe ef)" "Permission denied"
+	unhold ef
+
+	echo "== when every change fails, the pin directory is not exchanged"
+	"$tool" apply $t/a.conf >/dev/null
+	printf '%s\n' "$(cat $t/a.conf)" "inode extra /etc/passwd 0444" >$t/a-extra.conf
+	before=$(snap)
+	inode=$(stat -c %i $pins)
+	out=$(FSITER_FAULT=attach "$tool" apply $t/a-extra.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "the one new entry fails" "$rc" 3
+	check "named" grep -q "a-extra.conf:5: 'extra' failed: not pinned$" <<<"$out"
+	check "counted, not 'nothing to do'" grep -q "^0 created, 0 replaced, 0 removed, 3 unchanged, 1 failed$" <<<"$out"
+	check_eq "state unchanged, link ids included" "$(snap)" "$before"
+	check_eq "the same pin directory" "$(stat -c %i $pins)" "$inode"
+	check_eq "nothing left in the work directory" "$(ls -A $work | wc -l)" 0
 }
 
 test_fault_after_switch() {

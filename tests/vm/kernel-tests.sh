@@ -251,6 +251,76 @@ test_may_observe() {
 	umount $bpffs
 }
 
+test_bpftool_link() {
+	echo "== bpftool link show: the fs iterator link info (bpftool of the series)"
+	[[ -n $kbpftool ]] || { fail "no bpftool of the patched tree in '${FSITER_VM_KERNEL_DIR:-}'"; return; }
+	local bl=/run/fsiter-kt-bt f g mnt_id dev maj_min ino
+	mkdir -p $bl/mnt $bl/bpffs && mount -t tmpfs tmpfs $bl/mnt && mount -t bpf bpf $bl/bpffs
+	f=$bl/mnt/file g=$bl/mnt/doomed
+	echo data >$f && echo data >$g
+	"$ktool" pin "$views/cache.bpf.o" fsiter_cache $f $bl/bpffs/plain
+	"$ktool" pin --expose-cache "$views/cache.bpf.o" fsiter_cache $f $bl/bpffs/exposed
+	"$ktool" pin "$views/cache.bpf.o" fsiter_cache $g $bl/bpffs/doomed
+	"$ktool" pin "$views/mount.bpf.o" fsiter_mount $bl/mnt $bl/bpffs/mnt
+	mnt_id=$(awk -v p=$bl/mnt '$5 == p { id = $1 } END { print id }' /proc/self/mountinfo)
+	dev=$(stat -c %d $f) ino=$(stat -c %i $f)
+	# st_dev as new_encode_dev() makes it: the major in bits 8-19.
+	maj_min="$(( (dev >> 8) & 0xfff )):$(( (dev & 0xff) | ((dev >> 12) & 0xfff00) ))"
+	show() { "$kbpftool" link show pinned "$bl/bpffs/$1"; }
+	json() { "$kbpftool" --json link show pinned "$bl/bpffs/$1"; }
+	lacks() { ! grep -qwE -- "$1" <<<"$2"; }
+	jqe() { jq -e "$@" >/dev/null; }
+	# (Here-strings, not < <(...): the guest has no /dev/fd.)
+
+	out=$(show exposed)
+	echo "$out"
+	check_eq "exposed: target" "$(word target_name <<<"$out")" fs_inode
+	check_eq "exposed: mnt_id" "$(word mnt_id <<<"$out")" "$mnt_id"
+	check_eq "exposed: dev" "$(word dev <<<"$out")" "$maj_min"
+	check_eq "exposed: ino" "$(word ino <<<"$out")" "$ino"
+	check "exposed: expose_cache reported" grep -qw expose_cache <<<"$out"
+	check "exposed: not gone" lacks gone "$out"
+	out=$(show plain)
+	echo "$out"
+	check_eq "plain: target" "$(word target_name <<<"$out")" fs_inode
+	check_eq "plain: ino" "$(word ino <<<"$out")" "$ino"
+	check "plain: no expose_cache" lacks expose_cache "$out"
+	out=$(show mnt)
+	echo "$out"
+	check_eq "fs_mnt: target" "$(word target_name <<<"$out")" fs_mnt
+	check_eq "fs_mnt: mnt_id" "$(word mnt_id <<<"$out")" "$mnt_id"
+	check "fs_mnt: no dev, ino or flags" lacks "dev|ino|expose_cache|flags" "$out"
+
+	json exposed
+	check "JSON, exposed" jqe --argjson m "$mnt_id" --argjson d "$dev" --argjson i "$ino" \
+		'.target_name == "fs_inode" and .mnt_id == $m and .dev == $d and .ino == $i
+		 and .flags == 1 and .expose_cache == true and .gone == false' <<<"$(json exposed)"
+	check "JSON, plain" jqe --argjson i "$ino" \
+		'.ino == $i and .flags == 0 and .expose_cache == false' <<<"$(json plain)"
+	check "JSON, fs_mnt" jqe --argjson m "$mnt_id" \
+		'.target_name == "fs_mnt" and .mnt_id == $m and (has("dev") or has("ino") | not)
+		 and .expose_cache == false and .gone == false' <<<"$(json mnt)"
+	check "JSON of every link parses, with the fs iterators" jqe \
+		'[.[] | select(.target_name == "fs_inode" or .target_name == "fs_mnt")] | length >= 4' \
+		<<<"$("$kbpftool" --json link show)"
+
+	# Deleted: the kernel lets go of the file from a work item.
+	rm $g
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		show doomed | grep -qw gone && break
+		sleep 0.5
+	done
+	check "deleted file: gone" grep -qw gone <<<"$(show doomed)"
+	check "deleted file: gone in JSON" jqe '.gone == true' <<<"$(json doomed)"
+	check "the others are not" jqe '.gone == false' <<<"$(json plain)"
+	# Torn down: umount succeeds with pins present, every link on it is gone.
+	check "umount with pins" umount $bl/mnt
+	check "umount: fs_mnt gone" grep -qw gone <<<"$(show mnt)"
+	check "umount: fs_inode gone, the flag still reported" \
+		jqe '.gone == true and .expose_cache == true' <<<"$(json exposed)"
+	umount $bl/bpffs
+}
+
 run_tests
 [[ -z ${mnt:-} ]] || umount $mnt
 finish

@@ -23,8 +23,9 @@ declare -A T_RAN=()
 
 # suite_init BUILD_DIR [TEST...]: refuses to run outside the test VM; sets
 # build, tool (fsiter-pin), ktool (fsiter-ktool), views (the directory of
-# the compiled views), pins (the default pin directory), and the tests
-# to run.
+# the compiled views), pins (the default pin directory), kbpftool (the
+# bpftool that kernel/build.sh built from the patched tree, next to the
+# booted kernel; empty if there is none), and the tests to run.
 # shellcheck disable=SC2034  # the suites use what this sets
 suite_init() {
 	local me
@@ -38,6 +39,8 @@ suite_init() {
 	ktool=$build/tests/kernel/fsiter-ktool
 	views=$build/bpf
 	pins=/sys/fs/bpf/fsiter
+	kbpftool=
+	[[ ! -x ${FSITER_VM_KERNEL_DIR:-}/bpftool ]] || kbpftool=$FSITER_VM_KERNEL_DIR/bpftool
 }
 
 # needs TEST: run TEST now, unless it ran already.

@@ -24,7 +24,9 @@
 #
 # CMD runs in the guest as root, cwd = the current directory (read-only, as
 # all of the host's files), env FSITER_IN_VM=1 plus the host's FSITER_* and
-# CI variables. /tmp, /var/tmp, /root, /run, /dev/shm are guest tmpfs.
+# CI variables, and FSITER_VM_KERNEL_DIR, the --kernel-dir (the suites find
+# the patched tree's bpftool there). /tmp, /var/tmp, /root, /run, /dev/shm
+# are guest tmpfs.
 #
 # Exit status: CMD's exit status; 124 on timeout; 125 if the guest never
 # reported one (boot failure, kernel panic); 1 if CMD passed but the guest
@@ -117,6 +119,7 @@ trap 'log "terminated"; exit 143' TERM
 		[[ "$v" == FSITER_IN_VM ]] && continue
 		printf 'export %s=%q\n' "$v" "${!v}"
 	done < <(compgen -e | grep -E '^(FSITER_[A-Za-z0-9_]*|CI)$' || true)
+	printf 'export FSITER_VM_KERNEL_DIR=%q\n' "$kernel_dir"
 	printf 'cd -- %q || exit 125\n' "$PWD"
 	printf 'exec'
 	printf ' %q' "$@"
