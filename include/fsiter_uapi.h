@@ -12,12 +12,14 @@
 enum fsiter_fs_iter_type {
 	FSITER_FS_ITER_INODE = 0,	/* BPF_FS_ITER_INODE */
 	FSITER_FS_ITER_MNT = 1,		/* BPF_FS_ITER_MNT */
+	FSITER_FS_ITER_SB = 2,		/* BPF_FS_ITER_SB */
 };
 
 /* The program section (libbpf's SEC()) of each type's iterator target. */
 #define FSITER_FS_ITER_SECTIONS {			\
 	[FSITER_FS_ITER_INODE] = "iter/fs_inode",	\
 	[FSITER_FS_ITER_MNT] = "iter/fs_mnt",		\
+	[FSITER_FS_ITER_SB] = "iter/fs_sb",		\
 }
 
 /*
@@ -53,9 +55,10 @@ struct fsiter_link_info {
 			__u32 type;	/* enum fsiter_fs_iter_type */
 			__u32 mnt_id;
 			__u64 ino;	/* FSITER_FS_ITER_INODE */
-			__u32 dev;	/* FSITER_FS_ITER_INODE, new_encode_dev() */
+			__u32 dev;	/* INODE and SB: the superblock's, new_encode_dev() */
 			__u32 gone;	/* 1 once the target is gone */
 			__u32 flags;	/* FSITER_F_*, as attached */
+			__u32 magic;	/* FSITER_FS_ITER_SB: s_magic; 0 on older kernels */
 		} fs;
 	} iter;
 	__u8 spare[64];

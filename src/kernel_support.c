@@ -15,6 +15,7 @@
 #define PATCH_FS_MNT	"bpf: Introduce the fs_mnt iterator"
 #define PATCH_ACL	"bpf: Support POSIX ACLs in bpffs"
 #define PATCH_FOLIOS	"bpf: Add bpf_filemap_get_folios() to list folios in one walk"
+#define PATCH_FS_SB	"bpf: Introduce the fs_sb iterator"
 
 /* A function in BTF: libbpf finds iterator targets as bpf_iter_<target>. */
 static const struct need_func {
@@ -29,6 +30,8 @@ static const struct need_func {
 	  "the one-pass folio walk (no bpf_filemap_get_folios in its BTF)", PATCH_FOLIOS },
 	{ FEAT_FS_MNT, "bpf_iter_fs_mnt",
 	  "the iter/fs_mnt target (no bpf_iter_fs_mnt in its BTF)", PATCH_FS_MNT },
+	{ FEAT_FS_SB, "bpf_iter_fs_sb",
+	  "the iter/fs_sb target (no bpf_iter_fs_sb in its BTF)", PATCH_FS_SB },
 };
 
 /*

@@ -17,6 +17,34 @@ void bpf_tag_hex(const unsigned char tag[BPF_TAG_SIZE],
 		sprintf(out + 2 * i, "%02x", tag[i]);
 }
 
+/* A view's top=N, from its program's read-only data; 0 if not found. */
+static __u32 read_top(int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 ids[16], len = sizeof(info), key = 0, top = 0;
+	unsigned char value[64];
+
+	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+	info.map_ids = (__u64)(unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return 0;
+	for (__u32 i = 0; i < info.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]); i++) {
+		struct bpf_map_info mi = {};
+		__u32 mlen = sizeof(mi);
+		int fd = bpf_map_get_fd_by_id(ids[i]);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &mi, &mlen) &&
+		    !strcmp(mi.name, VIEW_PARAM_SECTION) &&
+		    mi.value_size >= sizeof(top) && mi.value_size <= sizeof(value) &&
+		    !bpf_map_lookup_elem(fd, &key, value))
+			memcpy(&top, value, sizeof(top));
+		close(fd);
+	}
+	return top;
+}
+
 static int read_link(int link_fd, struct pin_info *pi)
 {
 	struct fsiter_link_info info = {};
@@ -36,15 +64,22 @@ static int read_link(int link_fd, struct pin_info *pi)
 	pi->dev = info.iter.fs.dev;
 	pi->gone = info.iter.fs.gone;
 	pi->flags = info.iter.fs.flags;
+	pi->magic = info.iter.fs.magic;
 	prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
 	if (prog_fd < 0)
 		return -errno;
 	len = sizeof(pinfo);
 	ret = bpf_obj_get_info_by_fd(prog_fd, &pinfo, &len) ? -errno : 0;
+	if (!ret) {
+		const struct view_desc *v = view_by_prog_name(pinfo.name);
+
+		if (v && (v->flags & VIEW_TAKES_TOP))
+			pi->top = read_top(prog_fd);
+	}
 	close(prog_fd);
 	if (ret)
 		return ret;
-	/* Only our targets: iter/fs_inode and iter/fs_mnt programs. */
+	/* Only our targets: iter/fs_inode, iter/fs_mnt and iter/fs_sb programs. */
 	if (pinfo.type != BPF_PROG_TYPE_TRACING)
 		return 0;
 	memcpy(pi->prog_name, pinfo.name, sizeof(pi->prog_name));

@@ -28,6 +28,8 @@ struct pin_info {
 	__u32 dev;		/* new_encode_dev(), as st_dev */
 	bool gone;
 	__u32 flags;		/* FSITER_F_*, as the link was attached */
+	__u32 magic;		/* fs_sb: the superblock's s_magic */
+	__u32 top;		/* a view that takes top=N: its program's N */
 };
 
 /* What the pin NAME in PIN_DIR is. 0 or -errno. */

@@ -141,17 +141,27 @@ static int open_targets(struct plan *pl)
 	return ret;
 }
 
+/* Each view the entries use, once per top=N. */
 static int load_views(struct plan *pl)
 {
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		const struct policy_entry *e = pl->items[i].entry;
+		struct view_prog *v;
 		int ret;
 
-		if (pl->items[i].action == PLAN_SKIP || pl->items[i].action == PLAN_FAIL)
+		if (pl->items[i].action == PLAN_SKIP || pl->items[i].action == PLAN_FAIL ||
+		    plan_view(pl, e))
 			continue;
-		ret = view_load(&pl->views[e->view->id], e->view->id);
+		v = realloc(pl->views, (pl->nr_views + 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		pl->views = v;
+		v = &pl->views[pl->nr_views];
+		memset(v, 0, sizeof(*v));
+		ret = view_load(v, e->view->id, policy_entry_top(e));
 		if (ret)
 			return ret;
+		pl->nr_views++;
 	}
 	return 0;
 }
@@ -292,8 +302,9 @@ void plan_free(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_blocks; i++)
 		free(pl->blocks[i].detail);
 	free(pl->blocks);
-	for (int v = 0; v < VIEW_COUNT; v++)
+	for (size_t v = 0; v < pl->nr_views; v++)
 		view_unload(&pl->views[v]);
+	free(pl->views);
 	pindir_close(&pl->dir);
 	policy_free(&pl->policy);
 	memset(pl, 0, sizeof(*pl));

@@ -55,6 +55,7 @@ enum pin_drift {
 	DRIFT_ACL	= 1 << 8,
 	DRIFT_PERMS_UNREADABLE = 1 << 9,	/* owner, mode or ACL */
 	DRIFT_UNREADABLE = 1 << 10,	/* the pin itself (audit) */
+	DRIFT_TOP	= 1 << 11,	/* the program lists another top=N */
 };
 
 struct plan_item {
@@ -92,13 +93,18 @@ struct plan {
 	size_t nr_foreign;	/* objects in the directory that are not pins */
 	struct plan_block *blocks;
 	size_t nr_blocks;
-	struct view_prog views[VIEW_COUNT];
+	struct view_prog *views;	/* loaded: one per view and top=N */
+	size_t nr_views;
 	/* apply: what plan_build() changed outside the pin directory, each
 	 * said as it was done; a failed apply sums them up.
 	 */
 	bool mounted_bpffs;
 	struct reach_changes traverse;
 };
+
+/* The loaded program of E's view (and top=N), or NULL. */
+const struct view_prog *plan_view(const struct plan *pl,
+				  const struct policy_entry *e);
 
 /* Build the plan of POLICY_PATH in PL (freed with plan_free() whatever
  * this returns). 0 or -errno, reported. Anything in the pin directory that

@@ -112,7 +112,7 @@ static int stage_new(struct plan *pl, const struct plan_item *it)
 
 	ret = fault_at("attach");
 	if (!ret)
-		ret = view_attach(&pl->views[e->view->id], plan_link_flags(e),
+		ret = view_attach(plan_view(pl, e), plan_link_flags(e),
 				  it->target.fd, &link);
 	if (ret) {
 		err_at(&e->loc, "'%s': cannot attach view '%s' to %s: %s",

@@ -15,6 +15,17 @@ __u32 plan_link_flags(const struct policy_entry *e)
 	return (e->options & POLICY_OPT_EXPOSE_CACHE) ? FSITER_F_EXPOSE_CACHE : 0;
 }
 
+const struct view_prog *plan_view(const struct plan *pl,
+				  const struct policy_entry *e)
+{
+	unsigned int top = policy_entry_top(e);
+
+	for (size_t i = 0; i < pl->nr_views; i++)
+		if (pl->views[i].desc == e->view && pl->views[i].top == top)
+			return &pl->views[i];
+	return NULL;
+}
+
 /* Is the link attached to T, as link info identifies it? */
 static bool same_target(const struct view_desc *view, const struct target *t,
 			const struct pin_info *pi)
@@ -38,8 +49,11 @@ unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
 		drift |= DRIFT_FOREIGN;
 	else if (pv != e->view)
 		drift |= DRIFT_VIEW;
-	else if (strcmp(pi->tag, v->tag))
+	else if (!v || strcmp(pi->tag, v->tag))
 		drift |= DRIFT_PROGRAM;
+	/* The tag masks read-only data: top=N is read from the program's. */
+	else if (pi->top != policy_entry_top(e))
+		drift |= DRIFT_TOP;
 	/* The kernel's own word on what the link shows. */
 	if (pi->flags != plan_link_flags(e))
 		drift |= DRIFT_EXPOSE;
@@ -56,6 +70,7 @@ const char *drift_word(unsigned int drift)
 	static const struct { unsigned int mask; const char *word; } words[] = {
 		{ DRIFT_FOREIGN | DRIFT_PROGRAM | DRIFT_UNREADABLE, "program" },
 		{ DRIFT_VIEW, "view" },
+		{ DRIFT_TOP, "top" },
 		{ DRIFT_EXPOSE, "expose-cache" },
 		{ DRIFT_GONE | DRIFT_TARGET, "target" },
 		{ DRIFT_PERMS_UNREADABLE, "owner, mode or ACL" },
@@ -128,7 +143,7 @@ static int compare_item(struct plan *pl, struct plan_item *it)
 	if (ret)
 		it->drift = DRIFT_UNREADABLE;
 	else
-		it->drift = pin_drift(it, &it->pin, &pl->views[e->view->id]);
+		it->drift = pin_drift(it, &it->pin, plan_view(pl, e));
 	/* A pin that is no link of ours has no owner, mode or ACL to
 	 * speak of.
 	 */
@@ -141,9 +156,14 @@ static int compare_item(struct plan *pl, struct plan_item *it)
 
 int plan_entry_text(const struct policy_entry *e, char *buf, size_t size)
 {
-	int n = snprintf(buf, size, "%s %s %04o %s %s %s %#x", e->view->name, e->path,
-			 (unsigned int)e->mode, e->owner ?: "-", e->group ?: "-",
-			 e->acl ?: "-", e->options);
+	char top[24] = "";
+	int n;
+
+	if (e->top)
+		snprintf(top, sizeof(top), " top=%u", e->top);
+	n = snprintf(buf, size, "%s %s %04o %s %s %s %#x%s", e->view->name, e->path,
+		     (unsigned int)e->mode, e->owner ?: "-", e->group ?: "-",
+		     e->acl ?: "-", e->options, top);
 
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }

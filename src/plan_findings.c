@@ -52,7 +52,11 @@ static void link_findings(struct out *o, const struct plan *pl,
 	if (it->drift & DRIFT_PROGRAM)
 		say(o, "program-changed", e->name, &e->loc,
 		    "program tag %s, this fsiter-pin's view has %s", pi->tag,
-		    pl->views[e->view->id].tag);
+		    plan_view(pl, e) ? plan_view(pl, e)->tag : "none loaded");
+	if (it->drift & DRIFT_TOP)
+		say(o, "program-changed", e->name, &e->loc,
+		    "lists the top %u files, the policy says top=%u", pi->top,
+		    policy_entry_top(e));
 	if (it->drift & DRIFT_GONE)
 		say(o, "target-gone", e->name, &e->loc,
 		    "its filesystem was unmounted; reads fail with ESTALE");

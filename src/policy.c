@@ -287,7 +287,7 @@ static int parse_entry(struct policy_entry *e, const struct loc *loc,
 	if (n > F_OPTIONS && !is_default(f[F_OPTIONS])) {
 		const char *bad_opt;
 
-		why = policy_options_parse(f[F_OPTIONS], &e->options, &bad_opt);
+		why = policy_options_parse(f[F_OPTIONS], &e->options, &e->top, &bad_opt);
 		if (why) {
 			err_at(loc, "option '%s': %s", ESC(bad_opt), why);
 			bad = 1;

@@ -25,6 +25,13 @@
 #define POLICY_OPT_EXPOSE_CACHE	0x4	/* page-cache state to every reader */
 #define POLICY_OPT_HARDLINKS	0x8	/* a file with other names is fine */
 
+/* top=N of the views that take it (VIEW_TAKES_TOP): how many files. At
+ * most what one run of the view can print (bpf/cache-top.bpf.c TOP_MAX).
+ */
+#define POLICY_TOP_DEFAULT	20
+#define POLICY_TOP_MAX		100
+#define POLICY_TOP_MAX_STR	"100"
+
 /* One named ACL entry, u:NAME:r or g:NAME:r, once validated. */
 struct policy_grant {
 	bool is_group;
@@ -42,6 +49,7 @@ struct policy_entry {
 	char *group;		/* NULL: root */
 	char *acl;		/* NULL: none beyond the mode */
 	unsigned int options;
+	unsigned int top;	/* top=N, 0 if not given */
 
 	/* Filled in by policy_validate(). */
 	bool unresolved;	/* a user or group it names does not resolve */
@@ -95,6 +103,9 @@ int policy_load(struct policy *p, const char *path);
  * marked unresolved: apply fails just those); or -EINVAL.
  */
 int policy_validate(struct policy *p);
+
+/* The N of E's view: top=N, the default if the view takes it, else 0. */
+unsigned int policy_entry_top(const struct policy_entry *e);
 
 /* The entry named NAME, or NULL; O(log n). */
 const struct policy_entry *policy_find(const struct policy *p,

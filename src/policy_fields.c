@@ -179,15 +179,60 @@ static const struct {
 	{ "hardlinks", POLICY_OPT_HARDLINKS },
 };
 
+/* top=N: 1 to POLICY_TOP_MAX, decimal, no sign or leading zero. */
+static const char *top_parse(const char *s, size_t n, unsigned int *top)
+{
+	unsigned int v = 0;
+
+	if (n == 0 || n > 3 || s[0] == '0')
+		goto bad;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			goto bad;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (v > POLICY_TOP_MAX)
+		goto bad;
+	*top = v;
+	return NULL;
+bad:
+	return "expected top=N, N files from 1 to " POLICY_TOP_MAX_STR;
+}
+
 const char *policy_options_parse(const char *s, unsigned int *out,
-				 const char **bad)
+				 unsigned int *top, const char **bad)
 {
 	static char word[64];
 	unsigned int flags = 0;
 
+	*top = 0;
 	while (*s) {
 		size_t n = strcspn(s, ",");
 		size_t i;
+
+		if (n >= 4 && !strncmp(s, "top=", 4)) {
+			const char *why;
+
+			if (*top) {
+				*bad = "top";
+				return "given twice";
+			}
+			why = top_parse(s + 4, n - 4, top);
+			if (why) {
+				if (n >= sizeof(word))
+					n = sizeof(word) - 1;
+				memcpy(word, s, n);
+				word[n] = '\0';
+				*bad = word;
+				return why;
+			}
+			s += n;
+			if (*s == ',' && !*++s) {
+				*bad = "";
+				return "empty option";
+			}
+			continue;
+		}
 
 		for (i = 0; i < sizeof(options) / sizeof(options[0]); i++)
 			if (strlen(options[i].name) == n &&
@@ -199,7 +244,7 @@ const char *policy_options_parse(const char *s, unsigned int *out,
 			memcpy(word, s, n);
 			word[n] = '\0';
 			*bad = word;
-			return n ? "unknown option (known: nofail, expose-raw, expose-cache, hardlinks)" :
+			return n ? "unknown option (known: nofail, expose-raw, expose-cache, hardlinks, top=N)" :
 				   "empty option";
 		}
 		if (flags & options[i].flag) {

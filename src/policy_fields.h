@@ -24,8 +24,10 @@ const char *policy_unescape(char *s);
 const char *policy_mode_parse(const char *s, mode_t *mode);
 /* A user or group: a name (as useradd accepts it) or a number. */
 const char *policy_account_error(const char *s);
-/* Comma-separated options; *bad names the offending one. */
+/* Comma-separated options, into *OPTIONS and, for top=N, *TOP (else
+ * left 0); *bad names the offending one.
+ */
 const char *policy_options_parse(const char *s, unsigned int *options,
-				 const char **bad);
+				 unsigned int *top, const char **bad);
 
 #endif

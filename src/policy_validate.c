@@ -296,7 +296,19 @@ static int validate_entry(struct policy_entry *e, void **cache)
 		       view_names_showing_cache(), e->view->name);
 		ret = -EINVAL;
 	}
+	if (e->top && !(e->view->flags & VIEW_TAKES_TOP)) {
+		err_at(&e->loc, "option 'top=%u' is for the views that list files (%s), not '%s'",
+		       e->top, view_names_taking_top(), e->view->name);
+		ret = -EINVAL;
+	}
 	return ret;
+}
+
+unsigned int policy_entry_top(const struct policy_entry *e)
+{
+	if (!(e->view->flags & VIEW_TAKES_TOP))
+		return 0;
+	return e->top ?: POLICY_TOP_DEFAULT;
 }
 
 /* Order of entries for finding repeats: view, options, path, then place. */
@@ -311,6 +323,8 @@ static int repeat_cmp(const void *a, const void *b, void *arg)
 		return x->view->id < y->view->id ? -1 : 1;
 	if (x->options != y->options)
 		return x->options < y->options ? -1 : 1;
+	if (policy_entry_top(x) != policy_entry_top(y))
+		return policy_entry_top(x) < policy_entry_top(y) ? -1 : 1;
 	c = strcmp(x->path, y->path);
 	if (c)
 		return c;
@@ -343,7 +357,7 @@ static size_t *find_repeats(const struct policy *p)
 		const struct policy_entry *y = &p->entries[order[k]];
 
 		if (x->view == y->view && x->options == y->options &&
-		    !strcmp(x->path, y->path))
+		    policy_entry_top(x) == policy_entry_top(y) && !strcmp(x->path, y->path))
 			first[order[k]] = order[head];
 		else
 			head = k;

@@ -47,6 +47,13 @@ const char *view_names_showing_cache(void)
 	return *names ? names : names_with(names, sizeof(names), VIEW_SHOWS_CACHE);
 }
 
+const char *view_names_taking_top(void)
+{
+	static char names[VIEW_COUNT * 32];
+
+	return *names ? names : names_with(names, sizeof(names), VIEW_TAKES_TOP);
+}
+
 const struct view_desc *view_by_prog_name(const char *prog_name)
 {
 	for (int i = 0; i < VIEW_COUNT; i++)

@@ -13,6 +13,7 @@
 enum view_target {
 	TARGET_INODE,	/* iter/fs_inode: one file */
 	TARGET_MNT,	/* iter/fs_mnt: the mount a path is on */
+	TARGET_SB,	/* iter/fs_sb: the cached files of a path's filesystem */
 	TARGET_KINDS,
 };
 
@@ -24,6 +25,7 @@ enum kernel_feature {
 	FEAT_FOLIOS	= 1 << 1,	/* bpf_filemap_get_folios() */
 	FEAT_FS_MNT	= 1 << 2,	/* the iter/fs_mnt target */
 	FEAT_CACHE_RULE	= 1 << 3,	/* the kernel's page-cache rule, and its flag */
+	FEAT_FS_SB	= 1 << 4,	/* the iter/fs_sb target */
 };
 
 #define VIEW(id, ...) VIEW_##id,
@@ -40,6 +42,12 @@ enum view_id {
  * link with FSITER_F_EXPOSE_CACHE.
  */
 #define VIEW_SHOWS_CACHE	0x2
+/* Takes the option top=N: a __u32 at the start of its program's
+ * read-only data section VIEW_PARAM_SECTION, which is also the name of
+ * the map libbpf makes of it in the kernel.
+ */
+#define VIEW_TAKES_TOP		0x4
+#define VIEW_PARAM_SECTION	".rodata.param"
 
 struct view_desc {
 	enum view_id id;
@@ -58,6 +66,8 @@ const struct view_desc *view_lookup(const char *name);
 const char *view_names(void);
 /* "inode, cache": the views that show page-cache state (expose-cache). */
 const char *view_names_showing_cache(void);
+/* "cache-top": the views that take top=N. */
+const char *view_names_taking_top(void);
 /* The view whose program is called PROG_NAME (as truncated in prog info). */
 const struct view_desc *view_by_prog_name(const char *prog_name);
 

@@ -37,6 +37,24 @@ static int prog_info(struct bpf_program *prog, __u32 *id, char *tag)
 	return 0;
 }
 
+/* V's top=N into the program's read-only data, before it is loaded. */
+static int set_top(struct view_prog *v)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(v->obj, VIEW_PARAM_SECTION);
+	unsigned char value[64];
+	const void *data;
+	size_t size = 0;
+
+	if (!map)
+		return -ENOENT;
+	data = bpf_map__initial_value(map, &size);
+	if (!data || size < sizeof(v->top) || size > sizeof(value))
+		return -EINVAL;
+	memcpy(value, data, size);
+	memcpy(value, &v->top, sizeof(v->top));
+	return bpf_map__set_initial_value(map, value, size);
+}
+
 /* Open and load the object of V's view, and find its programs. */
 static int open_object(struct view_prog *v)
 {
@@ -58,16 +76,22 @@ static int open_object(struct view_prog *v)
 	v->prog = bpf_object__find_program_by_name(v->obj, v->desc->prog);
 	if (!v->prog)
 		return -ENOENT;
+	if (v->desc->flags & VIEW_TAKES_TOP) {
+		ret = set_top(v);
+		if (ret)
+			return ret;
+	}
 	return bpf_object__load(v->obj);
 }
 
-int view_load(struct view_prog *v, enum view_id id)
+int view_load(struct view_prog *v, enum view_id id, __u32 top)
 {
 	int ret;
 
 	if (v->obj)
 		return 0;
 	v->desc = &view_table[id];
+	v->top = top;
 	errno = 0;
 	ret = open_object(v);
 	if (ret) {
@@ -82,8 +106,12 @@ int view_load(struct view_prog *v, enum view_id id)
 		view_unload(v);
 		return ret;
 	}
-	info_v("view '%s': loaded %s, program id %u tag %s", v->desc->name,
-	       v->desc->prog, v->prog_id, v->tag);
+	if (v->top)
+		info_v("view '%s' top=%u: loaded %s, program id %u tag %s", v->desc->name,
+		       v->top, v->desc->prog, v->prog_id, v->tag);
+	else
+		info_v("view '%s': loaded %s, program id %u tag %s", v->desc->name,
+		       v->desc->prog, v->prog_id, v->tag);
 	return 0;
 }
 

@@ -3,7 +3,12 @@
  * The BPF side of the views: each view's object, loaded at most once per
  * run, and attached once per policy entry.
  *
- * A view has one program. The kernel shows page-cache state only to
+ * A view has one program. A view that takes top=N (VIEW_TAKES_TOP) has
+ * it in the program's read-only data (section .rodata.param, set before
+ * loading): iterator links have no cookie on 6.1, so each distinct N is a
+ * program of its own, loaded once per run like a view.
+ *
+ * The kernel shows page-cache state only to
  * readers who own the file or may write it, unless the link was attached
  * with FSITER_F_EXPOSE_CACHE (policy option expose-cache): the same
  * program, a different link.
@@ -20,12 +25,15 @@ struct view_prog {
 	const struct view_desc *desc;
 	struct bpf_object *obj;
 	struct bpf_program *prog;
+	__u32 top;			/* its top=N, 0 if it takes none */
 	__u32 prog_id;
 	char tag[BPF_TAG_SIZE * 2 + 1];	/* hex, as bpftool shows */
 };
 
-/* Load view ID into V (once: a loaded V is left as it is). 0 or -errno. */
-int view_load(struct view_prog *v, enum view_id id);
+/* Load view ID with TOP (0 for a view that takes none) into V (once: a
+ * loaded V is left as it is). 0 or -errno.
+ */
+int view_load(struct view_prog *v, enum view_id id, __u32 top);
 void view_unload(struct view_prog *v);
 /*
  * Attach V's program to the open file TARGET_FD, with LINK_FLAGS

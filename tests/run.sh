@@ -4,7 +4,7 @@
 # tests (ctest: the policy parser, the engine, the command line),
 # checkpatch on both series, shellcheck on every script
 # (tests/shellcheck.sh), then boots each kernel in QEMU and runs every VM
-# suite on it (kernel, bpffs ACLs, fsiter-pin).
+# suite on it (kernel, bpffs ACLs, fsiter-pin, whole-filesystem views).
 #
 #   tests/run.sh [--debug]
 #
@@ -81,6 +81,9 @@ vm_suites() {
 		--timeout 900 -- tests/vm/hostile-tests.sh "$build"
 	step "[$v] concurrent readers under churn, 30 s, in the VM" tests/vm/run-vm.sh \
 		--kernel-dir "$k" --timeout 900 -- tests/vm/stress-tests.sh "$build" 30
+	# Says SKIP (and passes) on a kernel without the fs_sb target.
+	step "[$v] whole-filesystem views (fs_sb): cache-summary, cache-top, in the VM" \
+		tests/vm/run-vm.sh --kernel-dir "$k" --timeout 900 -- tests/vm/sb-tests.sh "$build"
 }
 vm_suites 6.1 "$kdir61"
 vm_suites 6.12 "$kdir612"

@@ -12,6 +12,8 @@ void test_bpf_iter_fs_inode(void);
 void test_bpf_iter_fs_mnt(void);
 void test_bpf_iter_fs_safety(void);
 void test_bpf_iter_fs(void);
+/* Only in the series that have the fs_sb target. */
+void test_bpf_iter_fs_sb(void) __attribute__((weak));
 
 static const struct {
 	const char *name;
@@ -21,6 +23,7 @@ static const struct {
 	{ "bpf_iter_fs_mnt", test_bpf_iter_fs_mnt },
 	{ "bpf_iter_fs_safety", test_bpf_iter_fs_safety },
 	{ "bpf_iter_fs (the RFC's, unchanged)", test_bpf_iter_fs },
+	{ "bpf_iter_fs_sb", test_bpf_iter_fs_sb },
 };
 
 static const char *filter;
@@ -81,6 +84,8 @@ int main(int argc, char **argv)
 	}
 	libbpf_set_print(print_libbpf);
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (!tests[i].run)
+			continue;
 		cur_test = tests[i].name;
 		tests[i].run();
 		end_subtest();

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fsiter_uapi.h"
+#include "pin_json.h"
 #include "plan.h"
+#include "target_kind.h"
 #include "check.h"
 
 #define TAG_A	"00112233445566aa"
@@ -94,6 +96,88 @@ static void test_drift_mount(void)
 	CHECK(pin_drift(&it, &pi, &v) == 0, "the same mount, whatever the inode");
 	pi.mnt_id = 31;
 	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "another mount");
+}
+
+/* A cache-top link: the filesystem, and the N its program was loaded with. */
+static void test_drift_sb(void)
+{
+	struct policy_entry e = entry("cache-top", "t", 0);
+	struct plan_item it = { .entry = &e, .target = { .fd = 0, .dev = 0x801, .mnt_id = 30 } };
+	struct view_prog v = { 0 };
+	struct pin_info pi = link_of("cache-top");
+
+	strcpy(v.tag, TAG_A);
+	pi.fs_type = FSITER_FS_ITER_SB;
+	pi.ino = 0;
+	pi.top = POLICY_TOP_DEFAULT;
+	CHECK(pin_drift(&it, &pi, &v) == 0, "the default top, the same filesystem");
+	e.top = 50;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TOP, "top=50 asked, 20 loaded");
+	CHECK(!strcmp(drift_word(DRIFT_TOP), "top"), "drift word top");
+	pi.top = 50;
+	CHECK(pin_drift(&it, &pi, &v) == 0, "top=50 both");
+	strcpy(pi.tag, TAG_B);
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_PROGRAM, "another program, whatever its N");
+	strcpy(pi.tag, TAG_A);
+	pi.mnt_id = 31;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "another mount of the filesystem");
+	pi.mnt_id = 30;
+	pi.fs_type = FSITER_FS_ITER_INODE;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TARGET, "an inode link");
+	pi = link_of("cache-summary");
+	pi.fs_type = FSITER_FS_ITER_SB;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_VIEW, "cache-summary, not cache-top");
+}
+
+/* The sb kind's row: the superblock and the mount, its words for people. */
+static void test_kind_sb(void)
+{
+	const struct target_kind *k = target_kind_of_type(FSITER_FS_ITER_SB);
+	struct target t = { .fd = 0, .dev = 0x801, .mnt_id = 30 };
+	struct pin_info pi = { .is_link = true, .fs_type = FSITER_FS_ITER_SB,
+			       .dev = 0x801, .mnt_id = 30, .magic = 0xef53 };
+	json_object *o = json_object_new_object();
+	char buf[128];
+
+	CHECK(k == &target_kinds[TARGET_SB] && !strcmp(k->name, "sb"), "type 2 is sb");
+	CHECK(target_kind_named("sb") == k, "named sb");
+	CHECK(k->feature == FEAT_FS_SB, "its feature");
+	CHECK(k->same(&t, &pi), "same superblock, same mount");
+	pi.mnt_id = 31;
+	CHECK(!k->same(&t, &pi), "another mount of the superblock: paths differ");
+	pi.mnt_id = 30;
+	pi.dev = 0x802;
+	CHECK(!k->same(&t, &pi), "another superblock");
+	pi.dev = 0x801;
+	k->describe_pin(buf, sizeof(buf), &pi);
+	CHECK(!strcmp(buf, "filesystem 8:1 (ext4) through mount 30"), "describe_pin: %s", buf);
+	k->describe_target(buf, sizeof(buf), &t);
+	CHECK(!strcmp(buf, "is on filesystem 8:1 through mount 30"), "describe_target: %s", buf);
+	k->to_json(o, &pi);
+	CHECK(!strcmp(pin_json_get(o, "dev"), "8:1") && !strcmp(pin_json_get(o, "magic"), "0xef53") &&
+	      !strcmp(pin_json_get(o, "fs_type"), "ext4"), "to_json: %s",
+	      json_object_to_json_string(o));
+	k->brief(buf, sizeof(buf), o);
+	CHECK(!strcmp(buf, "sb 8:1 ext4"), "brief: %s", buf);
+	json_object_put(o);
+
+	o = json_object_new_object();
+	pi.magic = 0x1234abcd;
+	k->to_json(o, &pi);
+	CHECK(!strcmp(pin_json_get(o, "fs_type"), "0x1234abcd"), "an unknown magic in hex");
+	json_object_put(o);
+	o = json_object_new_object();
+	pi.magic = 0x01021994;
+	k->to_json(o, &pi);
+	k->brief(buf, sizeof(buf), o);
+	CHECK(!strcmp(buf, "sb 8:1 tmpfs"), "tmpfs: %s", buf);
+	json_object_put(o);
+	o = json_object_new_object();
+	pi.magic = 0;
+	k->to_json(o, &pi);
+	CHECK(!strcmp(pin_json_get(o, "fs_type"), "-") && !strcmp(pin_json_get(o, "magic"), "-"),
+	      "no magic in link info: null");
+	json_object_put(o);
 }
 
 static void test_drift_word(void)
@@ -188,6 +272,8 @@ int main(void)
 {
 	test_drift_inode();
 	test_drift_mount();
+	test_kind_sb();
+	test_drift_sb();
 	test_drift_word();
 	test_match();
 	test_findings();

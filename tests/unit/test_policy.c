@@ -158,11 +158,64 @@ static void test_good(void)
 	policy_free(&p);
 }
 
+/* top=N: cache-top only, 1 to POLICY_TOP_MAX, a repeat only with the same N. */
+static void test_top(void)
+{
+	struct policy p;
+	const struct policy_entry *e;
+	int ret;
+
+	policy_init(&p);
+	ret = run(&p, "t.conf",
+		  "cache-top var-top /var 0440 root nogroup - top=50\n"
+		  "cache-top var-top20 /var\n"
+		  "cache-top var-top100 /var - - - - nofail,top=100,expose-cache\n"
+		  "cache-top one /var - - - - top=1\n"
+		  "cache-summary var-sum /var 0444\n",
+		  1);
+	CHECK(ret == 0, "top=N: ret %d", ret);
+	CHECK(msgs && !*msgs, "top=N: no messages");
+	e = policy_find(&p, "var-top");
+	CHECK(e && e->view->id == VIEW_CACHE_TOP && e->top == 50 &&
+	      policy_entry_top(e) == 50 && !e->options, "top=50");
+	e = policy_find(&p, "var-top20");
+	CHECK(e && e->top == 0 && policy_entry_top(e) == POLICY_TOP_DEFAULT,
+	      "no top=: the default, 20");
+	e = policy_find(&p, "var-top100");
+	CHECK(e && e->top == 100 &&
+	      e->options == (POLICY_OPT_NOFAIL | POLICY_OPT_EXPOSE_CACHE), "top=100 among options");
+	e = policy_find(&p, "one");
+	CHECK(e && e->top == 1, "top=1");
+	e = policy_find(&p, "var-sum");
+	CHECK(e && e->view->id == VIEW_CACHE_SUMMARY && policy_entry_top(e) == 0,
+	      "cache-summary takes no top");
+	policy_free(&p);
+
+	bad("cache-top x /var - - - - top=0", "t.conf:1: option 'top=0': expected top=N, N files from 1 to 100");
+	bad("cache-top x /var - - - - top=101", "option 'top=101': expected top=N, N files from 1 to 100");
+	bad("cache-top x /var - - - - top=", "option 'top=': expected top=N");
+	bad("cache-top x /var - - - - top=abc", "option 'top=abc': expected top=N");
+	bad("cache-top x /var - - - - top=-5", "option 'top=-5': expected top=N");
+	bad("cache-top x /var - - - - top=050", "option 'top=050': expected top=N");
+	bad("cache-top x /var - - - - top=99999999999999999999", "option 'top=99999999999999999999': expected top=N");
+	bad("cache-top x /var - - - - top=5,top=5", "option 'top': given twice");
+	bad("cache-top x /var - - - - top=5,", "empty option");
+	bad("cache-top x /var - - - - top", "option 'top': unknown option (known: nofail, expose-raw, expose-cache, hardlinks, top=N)");
+	bad("cache-summary x /var - - - - top=5", "t.conf:1: option 'top=5' is for the views that list files (cache-top), not 'cache-summary'");
+	bad("inode x /etc/passwd - - - - top=5", "option 'top=5' is for the views that list files (cache-top), not 'inode'");
+	/* The same view of the same path: a repeat only with the same N. */
+	bad("cache-top a /var - - - - top=20\ncache-top b /var\n", "t.conf:2: 'b' repeats 'a' (t.conf:1)");
+	policy_init(&p);
+	ret = run(&p, "t.conf", "cache-top a /var - - - - top=20\ncache-top b /var - - - - top=21\n", 1);
+	CHECK(ret == 0, "another N is another entry: ret %d", ret);
+	policy_free(&p);
+}
+
 static void test_bad_fields(void)
 {
 	char long_name[300], long_line[400];
 
-	bad("inod x /etc/passwd\n", "t.conf:1: unknown view 'inod' (known: inode, cache, inode-raw, mount)");
+	bad("inod x /etc/passwd\n", "t.conf:1: unknown view 'inod' (known: inode, cache, inode-raw, mount, cache-summary, cache-top)");
 	bad("inode a.b /etc/passwd", "name 'a.b': bpffs refuses names with '.'");
 	bad("inode a/b /etc/passwd", "name 'a/b': a name cannot contain '/'");
 	bad("inode .. /etc/passwd", "name '..'");
@@ -249,7 +302,7 @@ static void test_bad_validate(void)
 	bad("inode-raw x /etc/passwd 0440", "view 'inode-raw' shows kernel addresses and is for root only; add the option 'expose-raw'");
 	bad("inode-raw x /etc/passwd 0400 nobody", "view 'inode-raw' shows kernel addresses");
 	bad("inode-raw x /etc/passwd - - - g:nogroup:r", "view 'inode-raw' shows kernel addresses");
-	bad("mount x / - - - - expose-cache", "option 'expose-cache' is for the views that show page-cache state (inode, cache), not 'mount'");
+	bad("mount x / - - - - expose-cache", "option 'expose-cache' is for the views that show page-cache state (inode, cache, cache-summary, cache-top), not 'mount'");
 	bad("inode-raw x /etc/passwd - - - - expose-cache", "not 'inode-raw'");
 	bad("cache x /etc/passwd 0440 nobody - - expose-cache", "owner 'nobody' with 'expose-cache': the owner of a pin can chmod it wider than the policy says; expose-cache needs owner root");
 	bad("inode x /etc/passwd 0400 65534 root - expose-cache,nofail", "owner '65534' with 'expose-cache'");
@@ -660,6 +713,7 @@ static void test_load(void)
 int main(void)
 {
 	test_good();
+	test_top();
 	test_bad_fields();
 	test_bad_validate();
 	test_all_errors();

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "cache-summary" view: the page cache of a whole filesystem, in
+ * "key value" lines (docs/output.md):
+ *
+ *   fs.type ext4
+ *   fs.dev 8:1
+ *   inodes N          inodes with pages in the cache
+ *   cached N          pages
+ *   dirty N
+ *   writeback N
+ *   observed.inodes N the part of those held by files the reader may observe
+ *   observed.cached N
+ *   observed.dirty N
+ *   observed.writeback N
+ *   observed.share P% observed.cached of cached, in percent
+ *
+ * The fs_sb iterator runs the program once per cached inode of the
+ * filesystem that the reader may observe (owns or may write; every one
+ * with expose-cache), with that inode's counts in ctx->pages, and once
+ * more at the end with inode NULL and ctx->pages the sums over the others,
+ * which it does not name. The program adds up the first kind and prints
+ * everything in the last run.
+ *
+ * One walk may take several read()s, and several readers may read the
+ * same pin at once: the sums of each walk are its own (sb_walks.h).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "sb_walks.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Concurrent walks of one loaded view. */
+#define READERS 256
+
+struct sum_sums {
+	__u64 inodes, cached, dirty, writeback;
+};
+
+struct sum_walk {
+	struct walk_head head;	/* sb_walks.h */
+	struct sum_sums seen;	/* the inodes the program ran for */
+	__u32 dev;		/* the superblock, from the first of them */
+	char type[32];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, READERS);
+	__type(key, __u64);		/* the reader's struct seq_file */
+	__type(value, struct sum_walk);
+} walks SEC(".maps");
+
+static void note_sb(struct sum_walk *w, struct super_block *sb)
+{
+	w->dev = sb->s_dev;
+	bpf_probe_read_kernel_str(w->type, sizeof(w->type), sb->s_type->name);
+}
+
+/* Percent with two decimals, as 100 times the percent. */
+static __u64 share(__u64 part, __u64 whole)
+{
+	return whole ? part * 10000 / whole : 0;
+}
+
+SEC("iter/fs_sb")
+int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct bpf_fs_sb_pages *pages = ctx->pages;
+	struct inode *inode = ctx->inode;
+	struct dentry *root = ctx->root;
+	struct sum_walk zero = {}, *w;
+	struct sum_sums all;
+	__u64 pct;
+
+	w = walk_get(&walks, ctx->meta, &zero, inode);
+	if (!w || (!inode && !walk_whole(&w->head, ctx->meta->seq_num))) {
+		if (!inode)
+			BPF_SEQ_PRINTF(seq, "error more than %d concurrent readers, or a pause of over %llu s; read again\n",
+				       READERS, WALK_STALE_NS / 1000000000);
+		if (w && !inode)
+			walk_done(&walks, seq);
+		return 0;
+	}
+	if (inode) {
+		if (!w->seen.inodes)
+			note_sb(w, inode->i_sb);
+		if (pages) {
+			w->seen.inodes += pages->nr_inodes;
+			w->seen.cached += pages->nr_cache;
+			w->seen.dirty += pages->nr_dirty;
+			w->seen.writeback += pages->nr_writeback;
+		}
+		return 0;
+	}
+
+	/* The last run: ctx->pages holds what the reader may not see. */
+	all = w->seen;
+	if (pages) {
+		all.inodes += pages->nr_inodes;
+		all.cached += pages->nr_cache;
+		all.dirty += pages->nr_dirty;
+		all.writeback += pages->nr_writeback;
+	}
+	if (root)
+		note_sb(w, root->d_sb);
+	BPF_SEQ_PRINTF(seq, "fs.type %s\n", w->type[0] ? w->type : "-");
+	BPF_SEQ_PRINTF(seq, "fs.dev %u:%u\n", w->dev >> 20, w->dev & ((1U << 20) - 1));
+	BPF_SEQ_PRINTF(seq, "inodes %llu\ncached %llu\ndirty %llu\nwriteback %llu\n",
+		       all.inodes, all.cached, all.dirty, all.writeback);
+	BPF_SEQ_PRINTF(seq, "observed.inodes %llu\nobserved.cached %llu\n",
+		       w->seen.inodes, w->seen.cached);
+	BPF_SEQ_PRINTF(seq, "observed.dirty %llu\nobserved.writeback %llu\n",
+		       w->seen.dirty, w->seen.writeback);
+	pct = share(w->seen.cached, all.cached);
+	BPF_SEQ_PRINTF(seq, "observed.share %llu.%02llu%%\n", pct / 100, pct % 100);
+	walk_done(&walks, seq);
+	return 0;
+}
