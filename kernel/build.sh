@@ -86,6 +86,9 @@ self_sha=$(sha "$self")
 # a (long) build cannot end up under a key that doesn't describe it.
 patch_dir="$kernel_dir/patches/$kver"
 fragments=("$kernel_dir/config/fsiter.config")
+# Options only one kernel version has (check_config fails on a missing one).
+[[ -f "$kernel_dir/config/fsiter-$kver.config" ]] &&
+	fragments+=("$kernel_dir/config/fsiter-$kver.config")
 [[ $debug -eq 1 ]] && fragments+=("$kernel_dir/config/debug.config")
 check_fragment="$kernel_dir/config/compile-check.config"
 # The objects of the files the series changes, for the compile-only check.

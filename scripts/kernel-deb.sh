@@ -70,6 +70,8 @@ case "$kver" in 6.1 | 6.12) ;; *) die "--kernel $kver: expected 6.1 or 6.12" ;; 
 case "$config" in debian | test) ;; *) die "--config $config: expected debian or test" ;; esac
 
 fragment="$repo/kernel/config/fsiter.config"
+# Options only this kernel version has, merged after fsiter.config.
+version_fragment="$repo/kernel/config/fsiter-$kver.config"
 # Options of the fragment that only make sense in the test VM (see above).
 test_vm_only='CONFIG_NR_CPUS|CONFIG_PROVE_LOCKING|CONFIG_PROVE_RCU|CONFIG_DEBUG_ATOMIC_SLEEP|CONFIG_LOCKDEP_[A-Z_]*BITS|CONFIG_RCU_CPU_STALL_TIMEOUT'
 tarball=/usr/src/linux-source-$kver.tar.xz
@@ -149,10 +151,12 @@ if [[ $config == debian ]]; then
 	xz -dc "$debian_config" >"$src/.config"
 	cp "$src/.config" "$out/config.debian"
 	grep -Ev "^(# )?($test_vm_only)[= ]" "$fragment" >"$frag"
+	[[ ! -f "$version_fragment" ]] || cat "$version_fragment" >>"$frag"
 	grep -E "^(# )?($test_vm_only)[= ]" "$fragment" | sed 's/^/  not merged (test VM only): /' >&2 || true
 else
 	log "configuring: tinyconfig + fsiter.config"
 	cp "$fragment" "$frag"
+	[[ ! -f "$version_fragment" ]] || cat "$version_fragment" >>"$frag"
 	run "make tinyconfig" "${mk[@]}" tinyconfig
 fi
 run "merge_config.sh" "$src/scripts/kconfig/merge_config.sh" -m -O "$src" "$src/.config" "$frag"
