@@ -117,10 +117,13 @@ test_other_targets() {
 test_mountinfo() {
 	echo "== mounts: the mount view against /proc/self/mountinfo"
 	mt=/run/fsiter-kt/mt
-	mkdir -p $mt/a $mt/b $mt/c $mt/d $mt/e
+	mkdir -p $mt/a $mt/b $mt/c $mt/d $mt/e $mt/f $mt/g
 	mount -t tmpfs -o nosuid,nodev tmpfs $mt/a && mount --make-shared $mt/a
 	mount --bind $mt/a $mt/b
 	mount --bind $mt/a $mt/c && mount --make-slave $mt/c
+	# Both shared and a slave, and unbindable: each a case of the view.
+	mount --bind $mt/a $mt/f && mount --make-slave $mt/f && mount --make-shared $mt/f
+	mount -t tmpfs -o noatime tmpfs $mt/g && mount --make-unbindable $mt/g
 	mount -t tmpfs -o ro tmpfs $mt/d && mount --move $mt/d $mt/e
 	mount --bind -o remount,ro,noexec $mt/b 2>/dev/null || true
 	checked=0
