@@ -15,6 +15,10 @@
  *                                      with what the mount view prints; the
  *                                      mount's unique id is taken once, with
  *                                      statx(2), outside the timing (6.8+)
+ *   bench_read statx-statmount PATH REPS
+ *                                      the same starting from PATH, as the
+ *                                      view does: statx(2) for the mount's
+ *                                      unique id, then statmount(2)
  *
  * Output: "ns MEDIAN bytes N lines N folios N resident N"
  */
@@ -190,7 +194,7 @@ int main(int argc, char **argv)
 	int reps, ret = 0;
 
 	if (argc != 4 || (reps = atoi(argv[3])) < 1) {
-		fprintf(stderr, "usage: bench_read pin|mincore|mountinfo|cachestat|statmount ARG REPS\n");
+		fprintf(stderr, "usage: bench_read pin|mincore|mountinfo|cachestat|statmount|statx-statmount ARG REPS\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "statmount"))
@@ -209,6 +213,8 @@ int main(int argc, char **argv)
 			ret = cachestat_file(argv[2], &r);
 		else if (!strcmp(argv[1], "statmount"))
 			ret = statmount_of(mnt_id, &r);
+		else if (!strcmp(argv[1], "statx-statmount"))
+			ret = unique_mnt_id(argv[2], &mnt_id) ?: statmount_of(mnt_id, &r);
 		else
 			ret = -EINVAL;
 		t[i] = now_ns() - t0;

@@ -182,10 +182,15 @@ if "$br" statmount $d 1 >/dev/null 2>&1; then
 	echo "(ratio: cache view time / cachestat time)"
 	echo
 	sm=$("$br" statmount $d 51)
+	sp=$("$br" statx-statmount $d 51)
 	printf 'mount view: %s ms; statmount(2) of the same mount: %s ms; ratio %sx\n' \
 		"$(ms "$(ns <<<"$mv")")" "$(ms "$(ns <<<"$sm")")" \
 		"$(ratio "$(ns <<<"$mv")" "$(ns <<<"$sm")")"
+	printf 'mount view: %s ms; statx(2) of the path, then statmount(2): %s ms; ratio %sx\n' \
+		"$(ms "$(ns <<<"$mv")")" "$(ms "$(ns <<<"$sp")")" \
+		"$(ratio "$(ns <<<"$mv")" "$(ns <<<"$sp")")"
 	csv "statmount,$(ns <<<"$mv"),$(ns <<<"$sm")"
+	csv "statx-statmount,$(ns <<<"$mv"),$(ns <<<"$sp")"
 fi
 
 echo
