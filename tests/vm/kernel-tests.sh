@@ -307,6 +307,23 @@ test_bpftool_link() {
 		'[.[] | select(.target_name == "fs_inode" or .target_name == "fs_mnt")] | length >= 4' \
 		<<<"$("$kbpftool" --json link show)"
 
+	# fs_sb (where the series has it): the superblock by dev and s_magic.
+	local sb=0
+	if grep -qa bpf_iter_fs_sb /sys/kernel/btf/vmlinux; then
+		sb=1
+		"$ktool" pin "$views/cache-summary.bpf.o" fsiter_sb_sum $f $bl/bpffs/sb
+		out=$(show sb)
+		echo "$out"
+		check_eq "fs_sb: target" "$(word target_name <<<"$out")" fs_sb
+		check_eq "fs_sb: mnt_id" "$(word mnt_id <<<"$out")" "$mnt_id"
+		check_eq "fs_sb: dev" "$(word dev <<<"$out")" "$maj_min"
+		check_eq "fs_sb: magic (tmpfs)" "$(word magic <<<"$out")" 0x1021994
+		check "fs_sb: no ino" lacks "ino" "$out"
+		check "JSON, fs_sb" jqe --argjson m "$mnt_id" --argjson d "$dev" \
+			'.target_name == "fs_sb" and .mnt_id == $m and .dev == $d
+			 and .magic == 16914836 and (has("ino") | not) and .gone == false' <<<"$(json sb)"
+	fi
+
 	# Deleted: the kernel lets go of the file from a work item.
 	rm $g
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
@@ -321,6 +338,7 @@ test_bpftool_link() {
 	check "umount: fs_mnt gone" grep -qw gone <<<"$(show mnt)"
 	check "umount: fs_inode gone, the flag still reported" \
 		jqe '.gone == true and .expose_cache == true' <<<"$(json exposed)"
+	[[ $sb == 0 ]] || check "umount: fs_sb gone" grep -qw gone <<<"$(show sb)"
 	umount $bl/bpffs
 }
 
