@@ -72,10 +72,10 @@ static long print_name(__u32 i, void *data)
 	return 0;
 }
 
-/* ",name" if the flag is set: one %s of a single bpf_seq_printf() call. */
-static __always_inline const char *opt(int flags, int bit, const char *name)
+static void print_opt(struct seq_file *seq, int flags, int bit, const char *name)
 {
-	return flags & bit ? name : "";
+	if (flags & bit)
+		BPF_SEQ_PRINTF(seq, ",%s", name);
 }
 
 SEC("iter/fs_mnt")
@@ -85,9 +85,8 @@ int fsiter_mount(struct bpf_iter__fs_mnt *ctx)
 	struct mount *mnt = ctx->mnt;
 	struct path_walk w = {};
 	struct super_block *sb;
-	const char *unbindable, *fstype;
 	struct mount *master;
-	int flags, detached;
+	int flags;
 	dev_t dev;
 
 	if (!mnt)
@@ -96,42 +95,33 @@ int fsiter_mount(struct bpf_iter__fs_mnt *ctx)
 	sb = mnt->mnt.mnt_sb;
 	dev = sb->s_dev;
 	flags = mnt->mnt.mnt_flags;	/* read once: remount may change it */
-	/*
-	 * Few calls, each printing many fields: every bpf_seq_printf() costs
-	 * a format check and a copy of its arguments, and that cost is most
-	 * of a read of this view (docs/performance.md).
-	 */
-	BPF_SEQ_PRINTF(seq, "mnt.id %d\nmnt.parent %d\nmnt.dev %u:%u\nmnt.flags 0x%x\nmnt.opts %s",
-		       mnt->mnt_id, mnt->mnt_parent->mnt_id,
-		       dev >> 20, dev & ((1U << 20) - 1), flags,
-		       flags & MNT_READONLY ? "ro" : "rw");
-	BPF_SEQ_PRINTF(seq, "%s%s%s%s%s%s%s\n",
-		       opt(flags, MNT_NOSUID, ",nosuid"),
-		       opt(flags, MNT_NODEV, ",nodev"),
-		       opt(flags, MNT_NOEXEC, ",noexec"),
-		       opt(flags, MNT_NOATIME, ",noatime"),
-		       opt(flags, MNT_NODIRATIME, ",nodiratime"),
-		       opt(flags, MNT_RELATIME, ",relatime"),
-		       opt(flags, MNT_NOSYMFOLLOW, ",nosymfollow"));
+	BPF_SEQ_PRINTF(seq, "mnt.id %d\n", mnt->mnt_id);
+	BPF_SEQ_PRINTF(seq, "mnt.parent %d\n", mnt->mnt_parent->mnt_id);
+	BPF_SEQ_PRINTF(seq, "mnt.dev %u:%u\n", dev >> 20, dev & ((1U << 20) - 1));
+	BPF_SEQ_PRINTF(seq, "mnt.flags 0x%x\n", flags);
 
-	/* mountinfo's optional fields: a number only for what is there. */
+	BPF_SEQ_PRINTF(seq, "mnt.opts %s", flags & MNT_READONLY ? "ro" : "rw");
+	print_opt(seq, flags, MNT_NOSUID, "nosuid");
+	print_opt(seq, flags, MNT_NODEV, "nodev");
+	print_opt(seq, flags, MNT_NOEXEC, "noexec");
+	print_opt(seq, flags, MNT_NOATIME, "noatime");
+	print_opt(seq, flags, MNT_NODIRATIME, "nodiratime");
+	print_opt(seq, flags, MNT_RELATIME, "relatime");
+	print_opt(seq, flags, MNT_NOSYMFOLLOW, "nosymfollow");
+	BPF_SEQ_PRINTF(seq, "\n");
+
+	BPF_SEQ_PRINTF(seq, "mnt.propagation");
+	if (flags & MNT_SHARED)
+		BPF_SEQ_PRINTF(seq, " shared:%d", mnt->mnt_group_id);
 	master = mnt->mnt_master;
-	unbindable = flags & MNT_UNBINDABLE ? " unbindable" : "";
-	detached = mnt->mnt_parent == mnt && !mnt->mnt_ns;
-	fstype = sb->s_type->name;
-	if ((flags & MNT_SHARED) && master)
-		BPF_SEQ_PRINTF(seq, "mnt.propagation shared:%d master:%d%s\nsb.type %s\nmnt.detached %d\n",
-			       mnt->mnt_group_id, master->mnt_group_id,
-			       unbindable, fstype, detached);
-	else if (flags & MNT_SHARED)
-		BPF_SEQ_PRINTF(seq, "mnt.propagation shared:%d%s\nsb.type %s\nmnt.detached %d\n",
-			       mnt->mnt_group_id, unbindable, fstype, detached);
-	else if (master)
-		BPF_SEQ_PRINTF(seq, "mnt.propagation master:%d%s\nsb.type %s\nmnt.detached %d\n",
-			       master->mnt_group_id, unbindable, fstype, detached);
-	else
-		BPF_SEQ_PRINTF(seq, "mnt.propagation%s\nsb.type %s\nmnt.detached %d\n",
-			       unbindable, fstype, detached);
+	if (master)
+		BPF_SEQ_PRINTF(seq, " master:%d", master->mnt_group_id);
+	if (flags & MNT_UNBINDABLE)
+		BPF_SEQ_PRINTF(seq, " unbindable");
+	BPF_SEQ_PRINTF(seq, "\n");
+
+	BPF_SEQ_PRINTF(seq, "sb.type %s\n", sb->s_type->name);
+	BPF_SEQ_PRINTF(seq, "mnt.detached %d\n", mnt->mnt_parent == mnt && !mnt->mnt_ns);
 
 	/* The mount point, from the root of the mount tree. */
 	w.seq = seq;
@@ -142,7 +132,9 @@ int fsiter_mount(struct bpf_iter__fs_mnt *ctx)
 	}
 	w.mnt = mnt->mnt_parent;
 	bpf_loop(4 * MAX_DEPTH, walk_up, &w, 0);
-	BPF_SEQ_PRINTF(seq, "mnt.point %s%s", w.done ? "" : "...", w.n ? "" : "/");
+	BPF_SEQ_PRINTF(seq, "mnt.point %s", w.done ? "" : "...");
+	if (w.n == 0)
+		BPF_SEQ_PRINTF(seq, "/");
 	bpf_loop(MAX_DEPTH, print_name, &w, 0);
 	BPF_SEQ_PRINTF(seq, "\n");
 	return 0;
