@@ -16,6 +16,7 @@ tool=$build/src/fsiter-pin
 ktool=$build/tests/kernel/fsiter-ktool
 rfc=$build/tests/kernel/bpf_iter_fs.bpf.o
 walk=$build/bench/folio_walk.bpf.o
+empty=$build/bench/empty_iter.bpf.o
 pins=/sys/fs/bpf/fsiter
 rfcpins=/sys/fs/bpf/bench
 d=/run/b/xfs
@@ -183,13 +184,18 @@ if "$br" statmount $d 1 >/dev/null 2>&1; then
 	echo
 	sm=$("$br" statmount $d 51)
 	sp=$("$br" statx-statmount $d 51)
+	"$ktool" pin "$empty" fsiter_empty $d $rfcpins/empty
+	em=$("$br" pin $rfcpins/empty 51)
 	printf 'mount view: %s ms; statmount(2) of the same mount: %s ms; ratio %sx\n' \
 		"$(ms "$(ns <<<"$mv")")" "$(ms "$(ns <<<"$sm")")" \
 		"$(ratio "$(ns <<<"$mv")" "$(ns <<<"$sm")")"
 	printf 'mount view: %s ms; statx(2) of the path, then statmount(2): %s ms; ratio %sx\n' \
 		"$(ms "$(ns <<<"$mv")")" "$(ms "$(ns <<<"$sp")")" \
 		"$(ratio "$(ns <<<"$mv")" "$(ns <<<"$sp")")"
+	printf 'an fs_mnt program that prints nothing, pinned: %s ms; against statmount(2): %sx\n' \
+		"$(ms "$(ns <<<"$em")")" "$(ratio "$(ns <<<"$em")" "$(ns <<<"$sm")")"
 	csv "statmount,$(ns <<<"$mv"),$(ns <<<"$sm")"
+	csv "empty-iter,$(ns <<<"$em"),$(ns <<<"$sm")"
 	csv "statx-statmount,$(ns <<<"$mv"),$(ns <<<"$sp")"
 fi
 
