@@ -127,6 +127,12 @@ kill_reader() {
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execvp("cat", ["cat", sys.argv[1]])' "$pin" >/dev/null &
 	pid=$!
+	# The signal is for cat in its read, not for python starting (slow
+	# under TCG, and with SIGINT still ignored): wait for the exec.
+	for _ in $(seq 1 100); do
+		[[ $(cat /proc/$pid/comm 2>/dev/null) != cat ]] || break
+		sleep 0.05
+	done
 	sleep "$(awk -v m="$full_ms" 'BEGIN { printf "%.3f", m / 4000 }')"
 	t1=$(date +%s%N)
 	kill -"$sig" $pid
