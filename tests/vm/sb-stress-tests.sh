@@ -288,9 +288,10 @@ test_churn() {
 		reader $pins/c-top $t/r.top$i $end &
 		pids+=($!)
 	done
-	( while (($(date +%s) < end)); do
-		for i in $(seq 1 100); do echo $i >$c/tmp/n$i 2>/dev/null; done
-		rm -f $c/tmp/n*
+	# From inside: it goes on in the detached filesystem after umount -l.
+	( cd $c/tmp || exit; while (($(date +%s) < end)); do
+		for i in $(seq 1 100); do echo $i >n$i; done
+		rm -f n*
 	done ) &
 	p=$!
 	sleep 5
