@@ -26,7 +26,7 @@ case "${1:-}" in
 esac
 out=$out/$kver
 
-scripts/deps.sh --kernel --vm --build gnuplot-nox
+scripts/deps.sh --kernel --vm --build --bench
 kdir=$(kernel/build.sh --kernel "$kver" | tail -n1)
 cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$kdir" >/dev/null
 cmake --build "$build" -j "$(nproc)" >/dev/null

@@ -5,7 +5,8 @@
 #   scripts/deps.sh --kernel   what kernel/build.sh needs
 #   scripts/deps.sh --vm       what tests/vm/run-vm.sh and the guest need
 #   scripts/deps.sh --build    what the user space build (cmake, BPF) needs
-#   scripts/deps.sh --list --kernel|--vm|--build   print the list only
+#   scripts/deps.sh --bench    what bench/run.sh and bench/sb.sh add to those
+#   scripts/deps.sh --list --kernel|--vm|--build|--bench   print the list only
 #
 # Runs `apt-get update` at most once, and only when something is missing.
 # Must run as root to install anything (CI and dev machines are root).
@@ -55,6 +56,11 @@ build_pkgs=(
 	libjson-c-dev shellcheck prometheus
 )
 
+# Benchmarks: gnuplot draws the plots on the host; vmtouch is what
+# bench/sb-guest.sh times the whole-filesystem views against (the guest
+# runs the host's, over 9p), with fincore (util-linux).
+bench_pkgs=(gnuplot-nox vmtouch)
+
 pkgs=()
 list_only=0
 for arg in "$@"; do
@@ -62,6 +68,7 @@ for arg in "$@"; do
 		--kernel) pkgs+=("${kernel_pkgs[@]}") ;;
 		--vm) pkgs+=("${vm_pkgs[@]}") ;;
 		--build) pkgs+=("${build_pkgs[@]}") ;;
+		--bench) pkgs+=("${bench_pkgs[@]}") ;;
 		--list) list_only=1 ;;
 		-h | --help) usage ;;
 		-*) echo "$prog: unknown option: $arg" >&2; usage ;;

@@ -84,6 +84,8 @@ vm_suites() {
 	# Says SKIP (and passes) on a kernel without the fs_sb target.
 	step "[$v] whole-filesystem views (fs_sb): cache-summary, cache-top, in the VM" \
 		tests/vm/run-vm.sh --kernel-dir "$k" --timeout 900 -- tests/vm/sb-tests.sh "$build"
+	step "[$v] whole-filesystem views under load: 200,000 files, split reads, signals, churn, umount" \
+		tests/vm/run-vm.sh --kernel-dir "$k" --timeout 1200 --mem 4096 -- tests/vm/sb-stress-tests.sh "$build"
 }
 vm_suites 6.1 "$kdir61"
 vm_suites 6.12 "$kdir612"
