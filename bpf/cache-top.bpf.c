@@ -235,6 +235,12 @@ static long put_name(__u32 idx, void *data)
 	barrier_var(pos);
 	if (pos >= PATH_LEN)
 		return 1;
+	/*
+	 * Keep the mask: clang drops it as len <= NAME_LEN is known, and the
+	 * 6.12 verifier, which learns len's bounds through pos, loses their
+	 * unsigned half ("R2 unbounded memory access").
+	 */
+	barrier_var(len);
 	bpf_probe_read_kernel(&w->scratch[pos], len & NAME_LEN, name);
 	pos--;
 	w->scratch[pos & (PATH_LEN - 1)] = '/';
