@@ -56,7 +56,9 @@ step "compile" cmake --build "$build" -j "$(nproc)"
 step "host tests (ctest)" ctest --test-dir "$build" --output-on-failure
 step "checkpatch --strict, both series" kernel/checkpatch.sh
 step "shellcheck" tests/shellcheck.sh
-step "Debian package: build, lintian, contents" tests/deb/run.sh "$kdir612"
+# The package stays in $build/deb for the systemd guest (below).
+step "Debian package: build, lintian, contents" \
+	env FSITER_DEB_DIR="$build/deb" tests/deb/run.sh "$kdir612"
 step "kernel config: 6.1 with Debian's config" scripts/kernel-deb.sh --kernel 6.1 --config debian --config-only
 step "kernel config: 6.12 with Debian's config" scripts/kernel-deb.sh --kernel 6.12 --config debian --config-only
 
@@ -103,6 +105,18 @@ stock_kernel_tests() {
 }
 step "stock Debian 6.12 kernel: apply refuses, naming each missing piece" stock_kernel_tests
 # --- End of the stock kernel.
+
+# --- systemd as PID 1 on 6.12, fsiter-pin installed from the package of the
+# "Debian package" step: boot, login, hotplug, a storm of ten hot-added
+# disks, reload, metrics, shutdown (tests/vm/systemd-boot.sh,
+# docs/systemd.md). Once is enough: the units are the same on both kernels.
+systemd_boot_tests() {
+	local debs=("$build"/deb/fsiter-pin_*_amd64.deb)
+	[[ -f ${debs[0]} ]] || { echo "run.sh: no package in $build/deb" >&2; return 1; }
+	tests/vm/systemd-boot.sh --kernel-dir "$kdir612" --deb "${debs[0]}" --timeout 1800
+}
+step "[6.12] systemd as PID 1: boot, login, hotplug, storm, reload, shutdown" systemd_boot_tests
+# --- End of the systemd guest.
 
 if (( debug )); then
 	for v in 6.1 6.12; do

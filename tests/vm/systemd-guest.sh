@@ -89,6 +89,69 @@ test_hotplug() {
 	check "the others stay" test -e $pins/granted
 }
 
+# The storm's disks: LABEL=fsstormN on /srv/stormN, pinned as stormN
+# (inode) and stormN-mnt (mount) by the policy.
+storm=10
+storm_pins() { for ((i = 1; i <= storm; i++)); do echo "storm$i"; echo "storm$i-mnt"; done | sort; }
+storm_mounted() { for ((i = 1; i <= storm; i++)); do findmnt -n "/srv/storm$i" >/dev/null || return 1; done; }
+storm_unmounted() { for ((i = 1; i <= storm; i++)); do ! findmnt -n "/srv/storm$i" >/dev/null || return 1; done; }
+storm_pinned() { for p in $(storm_pins); do test -e "$pins/$p" || return 1; done; }
+storm_unpinned() { ! compgen -G "$pins/storm*" >/dev/null; }
+# Each pin is on its own disk: stormN's superblock and stormN-mnt's mount
+# are those of /srv/stormN.
+storm_consistent() {
+	local i dev pdev point
+	for ((i = 1; i <= storm; i++)); do
+		dev=$(mountpoint -d "/srv/storm$i") || return 1
+		pdev=$(field sb.dev <"$pins/storm$i")
+		point=$(field mnt.point <"$pins/storm$i-mnt")
+		[[ $pdev == "$dev" && $point == "/srv/storm$i" ]] ||
+			{ echo "storm$i: /srv/storm$i is $dev, its pins say $pdev and $point"; return 1; }
+	done
+}
+# Since $1 (epoch seconds), fsiter-pin's units said no warning or error
+# (quiet_journal, below) and none of them failed.
+quiet_since() {
+	local out
+	out=$(journalctl -b -q -o cat --since "@$1" -u fsiter-pin.service \
+		-u fsiter-pin-refresh.service 2>&1)
+	quiet_journal || { grep -Ev "$vanished" <<<"$out" | grep -Ei 'fsiter-pin: (warning|error)|failed|denied'; return 1; }
+	! systemctl is-failed -q fsiter-pin.service fsiter-pin-refresh.service
+}
+
+test_storm() {
+	echo "== a hot-add storm: ten disks within 5 s, then all removed"
+	local since ms
+	check "no storm pin before" storm_unpinned
+	ls $pins | sort >/run/pins.before
+	storm_pins | sort -m - /run/pins.before >/run/pins.want
+	since=$(date +%s)
+	check "the host hot-added ten disks" ask storm-add
+	ms=$(cat $results/done-storm-add 2>/dev/null)
+	check "the ten devices were added within 5 s (${ms:-?} ms)" test "${ms:-99999}" -le 5000
+	check "systemd mounts all ten" wait_for 180 storm_mounted
+	check "their pins appear" wait_for 180 storm_pinned
+	# The refresh service applies the policy again at each change of the
+	# mount table; let it settle before checking what it left.
+	sleep 5
+	ls $pins | sort >/run/pins.after
+	check "exactly the expected pins, no more, no less" diff /run/pins.want /run/pins.after
+	check "each pin is on its own disk" storm_consistent
+	out=$(fsiter-pin audit /etc/fsiter/policy.conf 2>&1); echo "$out"
+	check "audit is clean" has "^clean: "
+	check "no unit failed, nothing in the journal" quiet_since "$since"
+	check_eq "fsa reads a pin of the storm" "$(login fsa "cat $pins/storm7" | field sb.type)" xfs
+	since=$(date +%s)
+	check "the host hot-removed the ten disks" ask storm-remove
+	check "systemd unmounts them" wait_for 180 storm_unmounted
+	check "their pins go" wait_for 180 storm_unpinned
+	ls $pins | sort >/run/pins.after
+	check "the others stay" diff /run/pins.before /run/pins.after
+	out=$(fsiter-pin audit /etc/fsiter/policy.conf 2>&1); echo "$out"
+	check "audit is clean" has "^clean: "
+	check "no unit failed, nothing in the journal" quiet_since "$since"
+}
+
 test_reload() {
 	echo "== systemctl reload fsiter-pin"
 	echo extra >/etc/fsiter-boot/extra
@@ -115,8 +178,16 @@ test_metrics() {
 	fi
 }
 
-# The journal of fsiter-pin's units, in $out, has no complaint.
-quiet_journal() { ! grep -Ei 'fsiter-pin: (warning|error)|failed|denied' <<<"$out"; }
+# The journal of fsiter-pin's units, in $out, has no complaint, but for
+# the storm's vanished disks: when ten go at once, the refresh service may
+# apply while pciehp has removed one that systemd has not yet unmounted;
+# its file then fails with EIO, and its entries with it, until the next
+# apply after the unmount (docs/systemd.md). Those lines are printed.
+vanished="/srv/storm[0-9]+/file': Input/output error|'storm[0-9]+(-mnt)?' failed: (not pinned|its pin is removed)|[0-9]+ entries failed; the others were applied"
+quiet_journal() {
+	grep -E "$vanished" <<<"$out" | sed 's/^/(a vanished disk) /'
+	! grep -Ev "$vanished" <<<"$out" | grep -Ei 'fsiter-pin: (warning|error)|failed|denied'
+}
 
 test_journal() {
 	echo "== the journal"
@@ -155,10 +226,27 @@ test_shutdown_setup() {
 	check "their pins are still there" test -e $pins/doomed-data -a -e $pins/doomed-root
 }
 
+# fsiter.tests=test_a,test_b on the kernel's command line (systemd-boot.sh
+# --tests): only those, and what the shutdown's checks need.
+for w in $(</proc/cmdline); do
+	case $w in
+		fsiter.tests=*)
+			IFS=, read -r -a T_ONLY <<<"${w#*=}"
+			[[ " ${T_ONLY[*]} " == *" test_shutdown_setup "* ]] || T_ONLY+=(test_shutdown_setup) ;;
+	esac
+done
 run_tests
 finish
 echo $? >$results/status.tmp && mv $results/status.tmp $results/status
 journalctl -b -o short-monotonic >$results/journal.txt 2>&1
 sync
-echo "======== fsiter-sd: rebooting"
+# systemd-shutdown logs where PID 1 does: to the kernel's log, whose info
+# messages the console then prints, every one (no rate limit), for the host
+# to check that / was remounted read-only.
+systemctl log-target kmsg
+echo on >/proc/sys/kernel/printk_devkmsg
+echo 7 >/proc/sys/kernel/printk
+# (The host looks for this line on the console, where the service's own
+# output does not go: to the kernel's log.)
+echo "======== fsiter-sd: rebooting" | tee /dev/kmsg
 systemctl reboot

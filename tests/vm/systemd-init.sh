@@ -55,7 +55,14 @@ ln -s /etc/systemd/system/fsiter-boot-test.service \
 	$r/etc/systemd/system/multi-user.target.wants/fsiter-boot-test.service
 sed "s|@TOP@|$top|" "$top/tests/vm/fsiter-boot-test.service" \
 	>$r/etc/systemd/system/fsiter-boot-test.service
+# No getty on the console: agetty hangs the serial line up, and the
+# checks' output to the console would go with it.
+ln -sf /dev/null $r/etc/systemd/system/serial-getty@ttyS0.service
 echo fsiter-sd >$r/etc/hostname
+# A host that is a container has /.dockerenv: systemd would take the guest
+# for a Docker container, and its shutdown would then neither unmount nor
+# remount anything read-only (systemd-detect-virt -c).
+rm -f $r/.dockerenv
 printf '127.0.0.1\tlocalhost\n127.0.1.1\tfsiter-sd\n' >$r/etc/hosts
 
 # --- Users: fsa (2001, in fsreaders 2100) and fsb (2002), with homes.
@@ -75,10 +82,32 @@ chmod 0700 $r/home/fsa $r/home/fsb
 chown 2001:2001 $r/home/fsa
 chown 2002:2002 $r/home/fsb
 
-# --- Disks (systemd-boot.sh made them): one at boot, one hot-added later.
-printf '%s\n' "LABEL=fsdata /srv/data xfs defaults,nofail 0 0" \
-	"LABEL=fshot /srv/hot xfs defaults,nofail 0 0" >$r/etc/fstab
-mkdir -p $r/srv/data $r/srv/hot
+# --- Disks (systemd-boot.sh made them): one at boot, one hot-added later,
+# ten hot-added at once (the storm). A nofail entry is mounted when its
+# disk appears during the boot's wait for it (90 s), not after; for the
+# disks plugged in later, the device unit wants the mount
+# (x-systemd.wanted-by=, as a mount unit's WantedBy=dev-....device would).
+printf '%s\n' "LABEL=fsdata /srv/data xfs defaults,nofail 0 0" >$r/etc/fstab
+for d in hot $(seq -f 'storm%g' 10); do
+	printf 'LABEL=fs%s /srv/%s xfs defaults,nofail,x-systemd.wanted-by=%s 0 0\n' \
+		"$d" "$d" 'dev-disk-by\x2dlabel-fs'"$d"'.device' >>$r/etc/fstab
+	mkdir -p $r/srv/$d
+done
+mkdir -p $r/srv/data
+
+# --- After its unmounts and remounts, systemd-shutdown runs this: it says
+# on the console how / is mounted and which pins there are
+# (systemd-boot.sh checks it).
+hook=$r/usr/lib/systemd/system-shutdown/fsiter-sd-hook
+mkdir -p "${hook%/*}"
+cat >"$hook" <<'EOF'
+#!/bin/sh
+{
+	awk '$2 == "/" { o = $4 } END { split(o, a, ","); print "fsiter-sd-hook: / " a[1] }' /proc/self/mounts
+	for p in /sys/fs/bpf/fsiter/*; do echo "fsiter-sd-hook: pin ${p##*/}"; done
+} >/dev/console 2>&1
+EOF
+chmod 0755 "$hook"
 
 # --- fsiter-pin, from its package, and the policy.
 chroot $r dpkg -i --no-triggers "$deb" || halt_vm "dpkg -i $deb"
