@@ -230,18 +230,34 @@ tally() {
 	cat "$@" | awk '{ c[$1]++ } END { printf "ok %d err %d hang %d bad %d\n", c["ok"], c["err"], c["hang"], c["bad"] }'
 }
 
-test_churn() {
-	echo "== readers while files come and go and drop_caches runs"
-	local c=$t/churn end pids=() p i
-	churn_fs $c || return
+# start_readers SECS: two readers of each churn pin, for SECS seconds;
+# sets end and pids (the caller's locals).
+start_readers() {
 	rm -f $t/r.*
-	end=$(($(date +%s) + 40))
+	pids=()
+	end=$(($(date +%s) + $1))
 	for i in 1 2; do
 		reader $pins/c-sum $t/r.sum$i $end &
 		pids+=($!)
 		reader $pins/c-top $t/r.top$i $end &
 		pids+=($!)
 	done
+}
+
+# readers_ended LABEL: the readers' tally, in out; none hung, none odd.
+readers_ended() {
+	out=$(tally $t/r.*)
+	echo "$out"
+	grep -h '^bad' $t/r.* | head -n 5
+	check_eq "$1: no read hung" "$(word hang <<<"$out")" 0
+	check_eq "$1: no truncated or odd result" "$(word bad <<<"$out")" 0
+}
+
+test_churn() {
+	echo "== readers while files come and go and drop_caches runs"
+	local c=$t/churn end pids=() p i
+	churn_fs $c || return
+	start_readers 40
 	( while (($(date +%s) < end)); do
 		for i in $(seq 1 200); do echo $i >$c/tmp/n$i; done
 		cat $c/keep/* >/dev/null
@@ -250,31 +266,15 @@ test_churn() {
 	p=$!
 	( while (($(date +%s) < end)); do echo 3 >/proc/sys/vm/drop_caches; sleep 0.2; done ) &
 	wait "${pids[@]}" $p $!
-	out=$(tally $t/r.*)
-	echo "$out"
-	grep -h '^bad' $t/r.* | head -n 5
-	check_eq "churn: no read hung" "$(word hang <<<"$out")" 0
-	check_eq "churn: no truncated or odd result" "$(word bad <<<"$out")" 0
+	readers_ended "churn"
 	check_ge "churn: complete results" "$(word ok <<<"$out")" 4
 
 	echo "== readers while the filesystem is unmounted: normal umount"
-	rm -f $t/r.*
-	pids=()
-	end=$(($(date +%s) + 25))
-	for i in 1 2; do
-		reader $pins/c-sum $t/r.sum$i $end &
-		pids+=($!)
-		reader $pins/c-top $t/r.top$i $end &
-		pids+=($!)
-	done
+	start_readers 25
 	sleep 5
 	check "umount with readers on its pins" umount $c
 	wait "${pids[@]}"
-	out=$(tally $t/r.*)
-	echo "$out"
-	grep -h '^bad' $t/r.* | head -n 5
-	check_eq "umount: no read hung" "$(word hang <<<"$out")" 0
-	check_eq "umount: no truncated or odd result" "$(word bad <<<"$out")" 0
+	readers_ended "umount"
 	check_ge "umount: clean errors after it (ESTALE)" "$(word err <<<"$out")" 1
 	out=$(cat $pins/c-sum 2>&1)
 	check "umount: then a read fails with ESTALE" has "Stale file handle"
@@ -282,16 +282,8 @@ test_churn() {
 
 	echo "== readers while the filesystem is unmounted: lazy, with a file open in it"
 	churn_fs $c || return
-	rm -f $t/r.*
-	pids=()
-	end=$(($(date +%s) + 25))
 	exec 8<$c/keep/k19
-	for i in 1 2; do
-		reader $pins/c-sum $t/r.sum$i $end &
-		pids+=($!)
-		reader $pins/c-top $t/r.top$i $end &
-		pids+=($!)
-	done
+	start_readers 25
 	# From inside: it goes on in the detached filesystem after umount -l.
 	( cd $c/tmp || exit; while (($(date +%s) < end)); do
 		for i in $(seq 1 100); do echo $i >n$i; done
@@ -304,11 +296,7 @@ test_churn() {
 	check "umount -l with readers on its pins" umount -l $c
 	wait "${pids[@]}" $p
 	exec 8<&-
-	out=$(tally $t/r.*)
-	echo "$out"
-	grep -h '^bad' $t/r.* | head -n 5
-	check_eq "lazy umount: no read hung" "$(word hang <<<"$out")" 0
-	check_eq "lazy umount: no truncated or odd result" "$(word bad <<<"$out")" 0
+	readers_ended "lazy umount"
 	check_ge "lazy umount: results or errors" $(($(word ok <<<"$out") + $(word err <<<"$out"))) 4
 	out=$(timeout 60 cat $pins/c-sum 2>&1)
 	rc=$?
