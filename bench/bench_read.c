@@ -19,6 +19,9 @@
  *                                      the same starting from PATH, as the
  *                                      view does: statx(2) for the mount's
  *                                      unique id, then statmount(2)
+ *   bench_read open PATH REPS          open PATH and close it, no read: the
+ *                                      share of a pin's time that any file
+ *                                      a reader opens by name costs
  *
  * Output: "ns MEDIAN bytes N lines N folios N resident N"
  */
@@ -134,6 +137,16 @@ static int resident(const char *path, struct result *r)
 	return ret;
 }
 
+static int open_close(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 static int cachestat_file(const char *path, struct result *r)
 {
 	struct cachestat_range_v0 range = { 0, 0 };	/* 0 length: to the end */
@@ -194,7 +207,7 @@ int main(int argc, char **argv)
 	int reps, ret = 0;
 
 	if (argc != 4 || (reps = atoi(argv[3])) < 1) {
-		fprintf(stderr, "usage: bench_read pin|mincore|mountinfo|cachestat|statmount|statx-statmount ARG REPS\n");
+		fprintf(stderr, "usage: bench_read pin|open|mincore|mountinfo|cachestat|statmount|statx-statmount ARG REPS\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "statmount"))
@@ -205,6 +218,8 @@ int main(int argc, char **argv)
 
 		if (!strcmp(argv[1], "pin"))
 			ret = read_all(argv[2], &r, NULL);
+		else if (!strcmp(argv[1], "open"))
+			ret = open_close(argv[2]);
 		else if (!strcmp(argv[1], "mincore"))
 			ret = resident(argv[2], &r);
 		else if (!strcmp(argv[1], "mountinfo"))

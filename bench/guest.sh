@@ -194,7 +194,14 @@ if "$br" statmount $d 1 >/dev/null 2>&1; then
 		"$(ratio "$(ns <<<"$mv")" "$(ns <<<"$sp")")"
 	printf 'an fs_mnt program that prints nothing, pinned: %s ms; against statmount(2): %sx\n' \
 		"$(ms "$(ns <<<"$em")")" "$(ratio "$(ns <<<"$em")" "$(ns <<<"$sm")")"
+	# What a reader pays to reach any file by name, view or not: open(2)
+	# and close(2) of the pin, and of a file on the XFS (as deep a path).
+	eo=$("$br" open $rfcpins/empty 51)
+	fo=$("$br" open "$(file_of 1)" 51)
+	printf 'of that, open(2) and close(2) of the pin alone: %s ms; of a file on the XFS: %s ms\n' \
+		"$(ms "$(ns <<<"$eo")")" "$(ms "$(ns <<<"$fo")")"
 	csv "statmount,$(ns <<<"$mv"),$(ns <<<"$sm")"
+	csv "open-close,$(ns <<<"$eo"),$(ns <<<"$fo")"
 	csv "empty-iter,$(ns <<<"$em"),$(ns <<<"$sm")"
 	csv "statx-statmount,$(ns <<<"$mv"),$(ns <<<"$sp")"
 fi

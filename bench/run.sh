@@ -1,6 +1,7 @@
 #!/bin/bash
-# The benchmarks, in one command: build our kernel (cached) and the user
-# space, boot the kernel in QEMU, run bench/guest.sh, print its table, and
+# The benchmarks, in one command: build our bench kernel (cached; the test
+# kernel without lockdep, kernel/build.sh --bench) and the user space, boot
+# the kernel in QEMU, run bench/guest.sh, print its table, and
 # plot the read times to build/bench/reads.png and the cost per folio of
 # the two folio walks to build/bench/walk.png (gnuplot).
 #
@@ -27,7 +28,7 @@ esac
 out=$out/$kver
 
 scripts/deps.sh --kernel --vm --build --bench
-kdir=$(kernel/build.sh --kernel "$kver" | tail -n1)
+kdir=$(kernel/build.sh --kernel "$kver" --bench | tail -n1)
 cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$kdir" >/dev/null
 cmake --build "$build" -j "$(nproc)" >/dev/null
 mkdir -p "$out"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The whole-filesystem views (iter/fs_sb) against fincore and vmtouch over
-# a tree of up to 100,000 files: build our kernel (cached) and the user
-# space, boot the kernel in QEMU with a scratch disk, run bench/sb-guest.sh,
-# print its table, and plot the read times against the number of files to
+# a tree of up to 100,000 files: build our bench kernel (cached; the test
+# kernel without lockdep, kernel/build.sh --bench) and the user space,
+# boot the kernel in QEMU with a scratch disk, run bench/sb-guest.sh, print
+# its table, and plot the read times against the number of files to
 # build/bench/VER/sb.png (gnuplot), the numbers in build/bench/VER/sb.csv.
 #
 #   bench/sb.sh [--kernel 6.1|6.12 | --kernel-dir DIR]
@@ -28,7 +29,7 @@ esac
 out=$build/bench/$kver
 
 scripts/deps.sh --vm --build --bench
-[[ -n $kdir ]] || { scripts/deps.sh --kernel; kdir=$(kernel/build.sh --kernel "$kver" | tail -n1); }
+[[ -n $kdir ]] || { scripts/deps.sh --kernel; kdir=$(kernel/build.sh --kernel "$kver" --bench | tail -n1); }
 cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$kdir" >/dev/null
 cmake --build "$build" -j "$(nproc)" >/dev/null
 mkdir -p "$out"

@@ -2,11 +2,13 @@
 # Build the fsiter-pin test kernel: Debian's linux-source-VER with the series
 # kernel/patches/VER/.
 #
-#   kernel/build.sh [--kernel 6.1|6.12] [--debug] [--print-dir]
+#   kernel/build.sh [--kernel 6.1|6.12] [--debug | --bench] [--print-dir]
 #
 #   --kernel VER which kernel: 6.1 (the default) or 6.12, each with its own
 #                series and its own cache key
 #   --debug      also merge kernel/config/debug.config (KASAN, kmemleak)
+#   --bench      also merge kernel/config/bench.config (no lockdep, no
+#                PROVE_RCU: what bench/run.sh and bench/sb.sh time on)
 #   --print-dir  print the cache dir for the current inputs and exit without
 #                building: exit 0 if it is built, 1 if not
 #
@@ -51,6 +53,7 @@ die() { log "error: $*"; exit 1; }
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$self" >&2; exit 2; }
 
 debug=0
+bench=0
 print_dir=0
 kver=6.1
 while [[ $# -gt 0 ]]; do
@@ -61,12 +64,14 @@ while [[ $# -gt 0 ]]; do
 			shift ;;
 		--kernel=*) kver=${1#--kernel=} ;;
 		--debug) debug=1 ;;
+		--bench) bench=1 ;;
 		--print-dir) print_dir=1 ;;
 		-h | --help) usage ;;
 		*) log "unknown argument: $1"; usage ;;
 	esac
 	shift
 done
+[[ $debug -eq 1 && $bench -eq 1 ]] && { log "--debug and --bench do not go together"; usage; }
 case "$kver" in
 	6.1 | 6.12) ;;
 	*) die "--kernel $kver: unsupported version (6.1 or 6.12)" ;;
@@ -90,6 +95,7 @@ fragments=("$kernel_dir/config/fsiter.config")
 [[ -f "$kernel_dir/config/fsiter-$kver.config" ]] &&
 	fragments+=("$kernel_dir/config/fsiter-$kver.config")
 [[ $debug -eq 1 ]] && fragments+=("$kernel_dir/config/debug.config")
+[[ $bench -eq 1 ]] && fragments+=("$kernel_dir/config/bench.config")
 check_fragment="$kernel_dir/config/compile-check.config"
 # The objects of the files the series changes, for the compile-only check.
 check_objects=(
@@ -150,7 +156,7 @@ if [[ -n "${FSITER_KSRC:-}" ]]; then
 	ksrc=$(realpath -e "$FSITER_KSRC") || die "FSITER_KSRC=$FSITER_KSRC does not exist"
 	[[ -f "$ksrc/Makefile" && -d "$ksrc/arch/x86" ]] ||
 		die "FSITER_KSRC=$ksrc is not a kernel source tree"
-	id=$(printf '%s\n' "$ksrc" "$debug" | sha256sum | cut -c1-16)
+	id=$(printf '%s\n' "$ksrc" "$debug" "$bench" | sha256sum | cut -c1-16)
 	key="ksrc-$id"
 	objdir="$cache_base/ksrc-obj/$id"
 else
