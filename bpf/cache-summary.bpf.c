@@ -76,15 +76,9 @@ int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
 	struct sum_sums all;
 	__u64 pct;
 
-	w = walk_get(&walks, ctx->meta, &zero, inode);
-	if (!w || (!inode && !walk_whole(&w->head, ctx->meta->seq_num))) {
-		if (!inode)
-			BPF_SEQ_PRINTF(seq, "error more than %d concurrent readers, or a pause of over %llu s; read again\n",
-				       READERS, WALK_STALE_NS / 1000000000);
-		if (w && !inode)
-			walk_done(&walks, seq);
+	w = walk_begin(&walks, ctx->meta, &zero, inode, READERS);
+	if (!w)
 		return 0;
-	}
 	if (inode) {
 		if (!w->seen.inodes)
 			note_sb(w, inode->i_sb);

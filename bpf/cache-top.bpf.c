@@ -333,13 +333,10 @@ static long sort_step(__u32 idx, void *data)
 
 static long print_file(__u32 idx, void *data)
 {
-	__u64 i = idx;
-
-	barrier_var(i);
 	struct top_print *p = data;
 	struct top_walk *w = p->w;
 	struct top_file *f;
-	__u64 s;
+	__u64 i = idx, s;
 
 	barrier_var(i);
 	if (i >= w->n || i >= TOP_MAX)
@@ -376,15 +373,9 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 	__u64 n = top_n(), h;
 	struct top_walk *w;
 
-	w = walk_get(&walks, ctx->meta, bpf_map_lookup_elem(&blank, &zero), inode);
-	if (!w || (!inode && !walk_whole(&w->head, ctx->meta->seq_num))) {
-		if (!inode)
-			BPF_SEQ_PRINTF(seq, "error more than %d concurrent readers, or a pause of over %llu s; read again\n",
-				       READERS, WALK_STALE_NS / 1000000000);
-		if (w && !inode)
-			walk_done(&walks, seq);
+	w = walk_begin(&walks, ctx->meta, bpf_map_lookup_elem(&blank, &zero), inode, READERS);
+	if (!w)
 		return 0;
-	}
 
 	if (inode) {
 		if (!pages)

@@ -95,4 +95,29 @@ static __always_inline void walk_done(void *map, struct seq_file *seq)
 	bpf_map_delete_elem(map, &key);
 }
 
+/*
+ * walk_get(), and what every view does when it fails: the entry of this
+ * run's walk, or NULL when the run has nothing more to do. That is when
+ * there is no room for the walk, or in the last run (inode NULL) when the
+ * walk lost its entry midway; a last run then prints an "error" line
+ * instead of results, and frees the entry if it has one. READERS is the
+ * map's size, for the message.
+ */
+static __always_inline void *walk_begin(void *map, struct bpf_iter_meta *meta,
+					const void *blank, bool inode, int readers)
+{
+	struct walk_head *w = walk_get(map, meta, blank, inode);
+
+	if (w && (inode || walk_whole(w, meta->seq_num)))
+		return w;
+	if (!inode) {
+		BPF_SEQ_PRINTF(meta->seq,
+			       "error more than %d concurrent readers, or a pause of over %llu s; read again\n",
+			       readers, WALK_STALE_NS / 1000000000);
+		if (w)
+			walk_done(map, meta->seq);
+	}
+	return NULL;
+}
+
 #endif /* FSITER_SB_WALKS_H */
