@@ -427,6 +427,24 @@ static bool reader_stopped(const struct reader *r, const char *pin_dir)
 /* Add R's short name to OUT ("u:fsa", "g:fsreaders", "o"), marked "!"
  * if it cannot reach PIN_DIR.
  */
+/* Is WHO ("u:alice") already in the list OUT, marked "!" or not? */
+static bool listed(const char *out, const char *who)
+{
+	size_t n = strlen(who);
+
+	for (const char *p = out; *p; p += strcspn(p, ",") + !!p[strcspn(p, ",")]) {
+		const char *q = *p == '!' ? p + 1 : p;
+
+		if (!strncmp(q, who, n) && (q[n] == ',' || !q[n]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Adds R to the list OUT, once: the owner or the owning group may also be
+ * named by an ACL entry of its own.
+ */
 static void add_reader_text(const struct reader *r, const char *pin_dir,
 			    char *out, size_t size)
 {
@@ -443,6 +461,8 @@ static void add_reader_text(const struct reader *r, const char *pin_dir,
 		snprintf(who, sizeof(who), "o");
 	else
 		snprintf(who, sizeof(who), "%c:%u", r->kind == READER_USER ? 'u' : 'g', r->id);
+	if (listed(out, who))
+		return;
 	if (r->kind != READER_USER || r->id != 0)
 		stopped = reader_stopped(r, pin_dir);
 	snprintf(out + strlen(out), size - strlen(out), "%s%s%s",

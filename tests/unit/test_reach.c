@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the search check of reach.c (reach_may_search), on the
- * host, against acls(5)'s access check algorithm. Users and groups exist
+ * host, against acls(5)'s access check algorithm, and of the list of
+ * readers of a file (reach_readers), on a file in a temporary directory. Users and groups exist
  * on any Debian system: nobody (65534), whose group is nogroup (65534),
  * and root (0).
  */
 #include <acl/libacl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "reach.h"
 #include "check.h"
 
@@ -33,8 +39,66 @@ static bool may(const struct reader *r, uid_t owner, gid_t grp, mode_t mode,
 	return ok;
 }
 
+/* How many times the list of readers LIST names WHO ("u:root"). */
+static int times(const char *list, const char *who)
+{
+	size_t n = strlen(who);
+	int k = 0;
+
+	for (const char *p = list; (p = strstr(p, who)); p += n)
+		if ((p == list || p[-1] == ',' || p[-1] == '!') && (p[n] == ',' || !p[n]))
+			k++;
+	return k;
+}
+
+/* The readers of a root-owned file with the ACL TEXT, in OUT. */
+static int readers_of(const char *text, char *out, size_t size)
+{
+	char dir[] = "/tmp/fsiter-reach.XXXXXX", file[64];
+	acl_t acl = NULL;
+	int fd, ret;
+
+	if (!mkdtemp(dir))
+		return -errno;
+	snprintf(file, sizeof(file), "%s/pin", dir);
+	fd = open(file, O_CREAT | O_WRONLY, 0600);
+	ret = fd < 0 ? -errno : 0;
+	if (!ret && !(acl = acl_from_text(text)))
+		ret = -errno;
+	if (!ret && acl_set_file(file, ACL_TYPE_ACCESS, acl))
+		ret = -errno;
+	if (!ret)
+		ret = reach_readers(file, dir, out, size);
+	if (fd >= 0)
+		close(fd);
+	acl_free(acl);
+	unlink(file);
+	rmdir(dir);
+	return ret;
+}
+
+static void test_readers(void)
+{
+	char out[1024];
+	int ret;
+
+	ret = readers_of("u::rw-,u:root:r--,g::r--,g:root:r--,m::r--,o::---", out, sizeof(out));
+	if (ret == -EOPNOTSUPP || getuid()) {
+		printf("skip: reach_readers (no ACLs on /tmp, or not root)\n");
+		return;
+	}
+	CHECK(!ret, "reach_readers: %s", strerror(-ret));
+	CHECK(times(out, "u:root") == 1 && times(out, "g:root") == 1,
+	      "the owner and owning group, also named in the ACL, once each: '%s'", out);
+	ret = readers_of("u::rw-,u:nobody:r--,g::---,g:nogroup:r--,m::r--,o::r--", out, sizeof(out));
+	CHECK(!ret && times(out, "u:root") == 1 && times(out, "u:nobody") == 1 &&
+	      times(out, "g:nogroup") == 1 && times(out, "o") == 1 && !strstr(out, "g:root"),
+	      "named entries, other, and not the group without r: '%s'", out);
+}
+
 int main(void)
 {
+	test_readers();
 	CHECK(may(&other, 0, 0, 0755, NULL), "o+x lets everyone through");
 	CHECK(!may(&other, 0, 0, 0750, NULL), "o-x stops everyone");
 	CHECK(!may(&other, 0, 0, 0700, "u::rwx,g::---,g:nogroup:--x,m::--x,o::---"),
