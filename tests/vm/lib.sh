@@ -106,6 +106,25 @@ field() { awk -v k="$1" '$1 == k { print $2; exit }'; }
 # word KEY: in a "k1 v1 k2 v2 ..." line on stdin, the value after KEY.
 word() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'; }
 
+# cached_files DIR N: N files under DIR, 1000 a directory (dNNNN/fI),
+# cached: every 1000th of 16 pages, the others of one page. Prints how
+# long it took. The pages of all of them: N + (N + 999) / 1000 * 15.
+cached_files() {
+	local t0=$SECONDS
+	python3 - "$1" "$2" <<-'PY'
+	import os, sys
+	top, n = sys.argv[1], int(sys.argv[2])
+	buf = b"y" * (16 * 4096)
+	for i in range(n):
+	    if i % 1000 == 0:
+	        os.mkdir("%s/d%04d" % (top, i // 1000))
+	    fd = os.open("%s/d%04d/f%d" % (top, i // 1000, i), os.O_WRONLY | os.O_CREAT, 0o644)
+	    os.write(fd, buf if i % 1000 == 0 else buf[:4096])
+	    os.close(fd)
+	PY
+	echo "created $2 files in $((SECONDS - t0)) s"
+}
+
 finish() {
 	echo "$T_PASSED passed, $T_FAILED failed"
 	(( T_FAILED == 0 ))

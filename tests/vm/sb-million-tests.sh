@@ -59,22 +59,9 @@ read_again() {
 }
 
 make_files() {
-	local t0
 	mkdir -p $t $big
 	mountpoint -q $big || mount -t tmpfs -o size=5G,nr_inodes=1200k sbm $big
-	t0=$(date +%s)
-	python3 - "$big" "$nfiles" <<-'PY'
-	import os, sys
-	top, n = sys.argv[1], int(sys.argv[2])
-	buf = b"m" * (16 * 4096)
-	for i in range(n):
-	    if i % 1000 == 0:
-	        os.mkdir("%s/d%04d" % (top, i // 1000))
-	    fd = os.open("%s/d%04d/f%d" % (top, i // 1000, i), os.O_WRONLY | os.O_CREAT, 0o644)
-	    os.write(fd, buf if i % 1000 == 0 else buf[:4096])
-	    os.close(fd)
-	PY
-	echo "created $nfiles files in $(($(date +%s) - t0)) s"
+	cached_files $big $nfiles
 	cat >$t/policy.conf <<-P
 	cache-summary  m-sum  $big  0400
 	cache-top      m-top  $big  0400 - - - top=5

@@ -46,19 +46,7 @@ test_many() {
 	local t0 n
 	mkdir -p $big
 	mountpoint -q $big || mount -t tmpfs -o size=2G,nr_inodes=400k sbbig $big
-	t0=$(date +%s)
-	python3 - "$big" "$nfiles" <<-'PY'
-	import os, sys
-	top, n = sys.argv[1], int(sys.argv[2])
-	buf = b"y" * (16 * 4096)
-	for i in range(n):
-	    if i % 1000 == 0:
-	        os.mkdir("%s/d%03d" % (top, i // 1000))
-	    fd = os.open("%s/d%03d/f%d" % (top, i // 1000, i), os.O_WRONLY | os.O_CREAT, 0o644)
-	    os.write(fd, buf if i % 1000 == 0 else buf[:4096])
-	    os.close(fd)
-	PY
-	echo "created in $(($(date +%s) - t0)) s"
+	cached_files $big "$nfiles"
 	n=$(find $big -type f | wc -l)
 	check_eq "the files are there" "$n" "$nfiles"
 	cat >$t/policy.conf <<-P
