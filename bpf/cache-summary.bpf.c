@@ -35,15 +35,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Concurrent walks of one loaded view. */
 #define READERS 256
 
-struct sum_sums {
-	__u64 inodes, cached, dirty, writeback;
-};
-
 struct sum_walk {
 	struct walk_head head;	/* sb_walks.h */
-	struct sum_sums seen;	/* the inodes the program ran for */
-	__u32 dev;		/* the superblock, from the first of them */
-	char type[32];
+	struct sb_sums seen;	/* the inodes the program ran for */
 };
 
 struct {
@@ -52,12 +46,6 @@ struct {
 	__type(key, __u64);		/* the reader's struct seq_file */
 	__type(value, struct sum_walk);
 } walks SEC(".maps");
-
-static void note_sb(struct sum_walk *w, struct super_block *sb)
-{
-	w->dev = sb->s_dev;
-	bpf_probe_read_kernel_str(w->type, sizeof(w->type), sb->s_type->name);
-}
 
 /* Percent with two decimals, as 100 times the percent. */
 static __u64 share(__u64 part, __u64 whole)
@@ -73,36 +61,23 @@ int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
 	struct inode *inode = ctx->inode;
 	struct dentry *root = ctx->root;
 	struct sum_walk zero = {}, *w;
-	struct sum_sums all;
+	struct sb_sums all;
 	__u64 pct;
 
 	w = walk_begin(&walks, ctx->meta, &zero, inode, READERS);
 	if (!w)
 		return 0;
 	if (inode) {
-		if (!w->seen.inodes)
-			note_sb(w, inode->i_sb);
-		if (pages) {
-			w->seen.inodes += pages->nr_inodes;
-			w->seen.cached += pages->nr_cache;
-			w->seen.dirty += pages->nr_dirty;
-			w->seen.writeback += pages->nr_writeback;
-		}
+		if (pages)
+			sums_add(&w->seen, pages);
 		return 0;
 	}
 
 	/* The last run: ctx->pages holds what the reader may not see. */
 	all = w->seen;
-	if (pages) {
-		all.inodes += pages->nr_inodes;
-		all.cached += pages->nr_cache;
-		all.dirty += pages->nr_dirty;
-		all.writeback += pages->nr_writeback;
-	}
-	if (root)
-		note_sb(w, root->d_sb);
-	BPF_SEQ_PRINTF(seq, "fs.type %s\n", w->type[0] ? w->type : "-");
-	BPF_SEQ_PRINTF(seq, "fs.dev %u:%u\n", w->dev >> 20, w->dev & ((1U << 20) - 1));
+	if (pages)
+		sums_add(&all, pages);
+	print_fs(seq, root);
 	BPF_SEQ_PRINTF(seq, "inodes %llu\ncached %llu\ndirty %llu\nwriteback %llu\n",
 		       all.inodes, all.cached, all.dirty, all.writeback);
 	BPF_SEQ_PRINTF(seq, "observed.inodes %llu\nobserved.cached %llu\n",

@@ -46,10 +46,6 @@ char LICENSE[] SEC("license") = "GPL";
 /* Set by fsiter-pin from the entry's top=N (1..TOP_MAX). */
 const volatile __u32 fsiter_top SEC(".rodata.param") = 20;
 
-struct top_sums {
-	__u64 files, cached, dirty, writeback;
-};
-
 struct top_file {
 	__u64 cached, dirty, writeback, ino;
 	__u32 deleted;
@@ -58,10 +54,8 @@ struct top_file {
 
 struct top_walk {
 	struct walk_head head;		/* sb_walks.h */
-	struct top_sums seen;		/* every file the program ran for */
+	struct sb_sums seen;		/* every file the program ran for */
 	__u32 n;			/* files in the heap */
-	__u32 dev;
-	char type[32];
 	__u32 heap[TOP_MAX];		/* slots, a min-heap by cached pages */
 	struct top_file slot[TOP_MAX];
 	__u64 names[NAME_DEPTH];	/* a path's names, innermost first */
@@ -311,7 +305,7 @@ static void fill(struct top_walk *w, __u64 s, struct bpf_iter__fs_sb *ctx,
 struct top_print {
 	struct top_walk *w;
 	struct seq_file *seq;
-	struct top_sums shown;
+	struct sb_sums shown;
 };
 
 /* Heapsort in place: the heap's slots end most cached first. */
@@ -348,17 +342,11 @@ static long print_file(__u32 idx, void *data)
 	f = &w->slot[s];
 	BPF_SEQ_PRINTF(p->seq, "file %llu %llu %llu %llu %s%s\n", f->cached, f->dirty,
 		       f->writeback, f->ino, f->path, f->deleted ? " (deleted)" : "");
-	p->shown.files++;
+	p->shown.inodes++;
 	p->shown.cached += f->cached;
 	p->shown.dirty += f->dirty;
 	p->shown.writeback += f->writeback;
 	return 0;
-}
-
-static void note_sb(struct top_walk *w, struct super_block *sb)
-{
-	w->dev = sb->s_dev;
-	bpf_probe_read_kernel_str(w->type, sizeof(w->type), sb->s_type->name);
 }
 
 SEC("iter/fs_sb")
@@ -380,12 +368,7 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 	if (inode) {
 		if (!pages)
 			return 0;
-		if (!w->seen.files)
-			note_sb(w, inode->i_sb);
-		w->seen.files += pages->nr_inodes;
-		w->seen.cached += pages->nr_cache;
-		w->seen.dirty += pages->nr_dirty;
-		w->seen.writeback += pages->nr_writeback;
+		sums_add(&w->seen, pages);
 		h = w->n;
 		barrier_var(h);
 		if (h < n && h < TOP_MAX) {
@@ -401,16 +384,13 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 	}
 
 	/* The last run: ctx->pages holds what the reader may not see. */
-	if (root)
-		note_sb(w, root->d_sb);
-	BPF_SEQ_PRINTF(seq, "fs.type %s\n", w->type[0] ? w->type : "-");
-	BPF_SEQ_PRINTF(seq, "fs.dev %u:%u\n", w->dev >> 20, w->dev & ((1U << 20) - 1));
+	print_fs(seq, root);
 	BPF_SEQ_PRINTF(seq, "top %llu\n", n);
 	p.w = w;
 	p.seq = seq;
 	bpf_loop(TOP_MAX, sort_step, &p, 0);
 	bpf_loop(TOP_MAX, print_file, &p, 0);
-	BPF_SEQ_PRINTF(seq, "rest %llu %llu %llu %llu\n", w->seen.files - p.shown.files,
+	BPF_SEQ_PRINTF(seq, "rest %llu %llu %llu %llu\n", w->seen.inodes - p.shown.inodes,
 		       w->seen.cached - p.shown.cached, w->seen.dirty - p.shown.dirty,
 		       w->seen.writeback - p.shown.writeback);
 	if (pages)

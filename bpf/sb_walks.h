@@ -95,6 +95,33 @@ static __always_inline void walk_done(void *map, struct seq_file *seq)
 	bpf_map_delete_elem(map, &key);
 }
 
+/* What the views add up over the inodes of a walk. */
+struct sb_sums {
+	__u64 inodes, cached, dirty, writeback;
+};
+
+static __always_inline void sums_add(struct sb_sums *s, const struct bpf_fs_sb_pages *p)
+{
+	s->inodes += p->nr_inodes;
+	s->cached += p->nr_cache;
+	s->dirty += p->nr_dirty;
+	s->writeback += p->nr_writeback;
+}
+
+/* The first two lines of each view: "fs.type ext4", "fs.dev 8:1". */
+static __always_inline void print_fs(struct seq_file *seq, struct dentry *root)
+{
+	char type[32] = {};
+	__u32 dev = 0;
+
+	if (root) {
+		dev = root->d_sb->s_dev;
+		bpf_probe_read_kernel_str(type, sizeof(type), root->d_sb->s_type->name);
+	}
+	BPF_SEQ_PRINTF(seq, "fs.type %s\n", type[0] ? type : "-");
+	BPF_SEQ_PRINTF(seq, "fs.dev %u:%u\n", dev >> 20, dev & ((1U << 20) - 1));
+}
+
 /*
  * walk_get(), and what every view does when it fails: the entry of this
  * run's walk, or NULL when the run has nothing more to do. That is when
