@@ -432,11 +432,13 @@ static bool listed(const char *out, const char *who)
 {
 	size_t n = strlen(who);
 
-	for (const char *p = out; *p; p += strcspn(p, ",") + !!p[strcspn(p, ",")]) {
+	for (const char *p = out; *p;) {
+		size_t len = strcspn(p, ",");
 		const char *q = *p == '!' ? p + 1 : p;
 
-		if (!strncmp(q, who, n) && (q[n] == ',' || !q[n]))
+		if ((size_t)(p + len - q) == n && !strncmp(q, who, n))
 			return true;
+		p += len + (p[len] == ',');
 	}
 	return false;
 }

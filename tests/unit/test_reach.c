@@ -2,9 +2,9 @@
 /*
  * Unit tests of the search check of reach.c (reach_may_search), on the
  * host, against acls(5)'s access check algorithm, and of the list of
- * readers of a file (reach_readers), on a file in a temporary directory. Users and groups exist
- * on any Debian system: nobody (65534), whose group is nogroup (65534),
- * and root (0).
+ * readers of a file (reach_readers), on a file in a temporary directory.
+ * Users and groups exist on any Debian system: nobody (65534), whose
+ * group is nogroup (65534), and root (0).
  */
 #include <acl/libacl.h>
 #include <errno.h>
