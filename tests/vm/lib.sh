@@ -106,6 +106,15 @@ field() { awk -v k="$1" '$1 == k { print $2; exit }'; }
 # word KEY: in a "k1 v1 k2 v2 ..." line on stdin, the value after KEY.
 word() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'; }
 
+# check_kernel_log: no warning, lockup, lockdep, KASAN or UBSAN report in
+# the kernel log so far (run-vm.sh checks the whole log at the end too).
+check_kernel_log() {
+	local log re='WARNING:|BUG:|Oops|soft lockup|hard LOCKUP|INFO: task .* blocked|rcu: INFO:|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|KASAN:|UBSAN:'
+	log=$(dmesg | grep -E "$re")
+	[[ -z $log ]] || echo "$log"
+	check_eq "no warning, lockup or splat" "$(grep -c . <<<"$log")" 0
+}
+
 # cached_files DIR N: N files under DIR, 1000 a directory (dNNNN/fI),
 # cached: every 1000th of 16 pages, the others of one page. Prints how
 # long it took. The pages of all of them: N + (N + 999) / 1000 * 15.
