@@ -106,6 +106,56 @@ field() { awk -v k="$1" '$1 == k { print $2; exit }'; }
 # word KEY: in a "k1 v1 k2 v2 ..." line on stdin, the value after KEY.
 word() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'; }
 
+# check_killed PIN SIG: the checks of one kill_reader.
+check_killed() {
+	local pin=$1 sig=$2
+	echo "$pin: a full read takes $full_ms ms; SIG$sig: gone after $gone_ms ms, status $rc"
+	check_eq "$pin SIG$sig: killed by it" "$rc" $((128 + $(kill -l "$sig")))
+	check "$pin SIG$sig: gone within 3 s ($gone_ms ms)" test "$gone_ms" -lt 3000
+	if ((full_ms >= 500)); then
+		check "$pin SIG$sig: gone before the walk would have ended ($gone_ms < $((full_ms / 2)) ms)" \
+			test "$gone_ms" -lt $((full_ms / 2))
+	else
+		echo "note: a full read takes $full_ms ms: too short to tell an interrupted walk"
+	fi
+}
+
+# kill_reader SIG PIN: start cat on PIN, send SIG after a quarter of a
+# full read's time; sets gone_ms (signal to exit), full_ms and rc.
+kill_reader() {
+	local sig=$1 pin=$2 t0 t1 t2 pid dog
+	# $EPOCHREALTIME, not date(1): a fork under a loaded TCG guest can
+	# take longer than the kill it would time.
+	t0=${EPOCHREALTIME/[.,]/}
+	cat "$pin" >/dev/null
+	full_ms=$(((${EPOCHREALTIME/[.,]/} - t0) / 1000))
+	# (An asynchronous command of a script ignores SIGINT: restore it.)
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp("cat", ["cat", sys.argv[1]])' "$pin" >/dev/null &
+	pid=$!
+	# The signal is for cat in its read, not for python starting (slow
+	# under TCG, and with SIGINT still ignored): wait for the exec.
+	for _ in $(seq 1 100); do
+		[[ $(cat /proc/$pid/comm 2>/dev/null) != cat ]] || break
+		sleep 0.05
+	done
+	sleep "$(awk -v m="$full_ms" 'BEGIN { printf "%.3f", m / 4000 }')"
+	t1=${EPOCHREALTIME/[.,]/}
+	kill -"$sig" $pid
+	# wait returns as soon as cat is gone; a watchdog ends a cat that
+	# the signal did not stop.
+	( sleep 30; kill -KILL $pid 2>/dev/null ) &
+	dog=$!
+	wait $pid
+	rc=$?
+	t2=${EPOCHREALTIME/[.,]/}
+	kill $dog 2>/dev/null
+	wait $dog 2>/dev/null
+	gone_ms=$(((t2 - t1) / 1000))
+	((rc != 137)) || gone_ms=99999
+}
+
 # check_kernel_log: no warning, lockup, lockdep, KASAN or UBSAN report in
 # the kernel log so far (run-vm.sh checks the whole log at the end too).
 check_kernel_log() {
