@@ -4,7 +4,8 @@
 # the unprivileged users fsa and fsb: each sees by name only the files it
 # owns or may write, the others summed; expose-cache shows all; top=N;
 # concurrent readers get their own results; paths relative to the
-# mount's root. Counts are checked against fincore(1).
+# mount's root. Counts are checked against fincore(1); on ext4 and XFS,
+# dirty pages of a file not yet written back are counted too.
 #
 # On a kernel without the fs_sb target (no bpf_iter_fs_sb in its BTF)
 # the suite says SKIP and passes: there is nothing to test.
@@ -305,6 +306,17 @@ disk_fs() {
 	echo "$out"
 	check_eq "$fs: fsb: observed mid" "$(field observed.cached <<<"$out")" "$(pages $mnt/data/b/mid)"
 	check_ge "$fs: totals at least the three files" "$(field cached <<<"$out")" 980
+	# Dirty pages are counted on the marks of the page cache, where a
+	# clean file has none: write one and look before the flusher runs.
+	local wb
+	wb=$(cat /proc/sys/vm/dirty_writeback_centisecs)
+	echo 0 >/proc/sys/vm/dirty_writeback_centisecs
+	mkfile fsb $mnt/data/b/dirty 40
+	read_pin fsb $fs-sum
+	echo "$out"
+	check_ge "$fs: fsb: its 40 new pages dirty or under writeback" \
+		"$(awk '$1 ~ /^observed\.(dirty|writeback)$/ { n += $2 } END { print n + 0 }' <<<"$out")" 40
+	echo "$wb" >/proc/sys/vm/dirty_writeback_centisecs
 	echo "== $fs: umount with the pins in place"
 	check "$fs: umount succeeds" umount $mnt
 	out=$(cat $pins/$fs-top 2>&1)
