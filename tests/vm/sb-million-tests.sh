@@ -10,6 +10,8 @@
 #   - others: a reader who may observe none of the files (the program
 #     never runs for them) reads the same totals as "other" sums;
 #   - interrupt: SIGINT and SIGTERM still end that long read() midway;
+#   - wait: a second reader that waits for that read(), in open() or in
+#     read(), ends at once on SIGTERM;
 #   - kernel_log: no warning, lockup or splat.
 #
 # Not a step of tests/run.sh: it needs --mem 8192 (the tmpfs holds about
@@ -26,6 +28,7 @@ suite_init "$@"
 t=/run/sbm
 big=$t/big
 nfiles=1050000
+walk_ms=20000	# a full read's time, measured by test_cat
 # every 1000th file of 16 pages, the others of one page.
 want_pages=$((nfiles + (nfiles + 999) / 1000 * 15))
 
@@ -54,7 +57,8 @@ test_cat() {
 	t0=${EPOCHREALTIME/[.,]/}
 	err=$(cat $pins/m-sum 2>&1 >$t/sum)
 	check "cat succeeds in one go (${err:-no error})" test -z "$err"
-	echo "read in $(((${EPOCHREALTIME/[.,]/} - t0) / 1000)) ms"
+	walk_ms=$(((${EPOCHREALTIME/[.,]/} - t0) / 1000))
+	echo "read in $walk_ms ms"
 	out=$(cat $t/sum)
 	echo "$out"
 	check_eq "inodes, one per file" "$(field inodes <<<"$out")" "$nfiles"
@@ -78,18 +82,18 @@ test_top() {
 		"$(awk '$1 == "file" { n += $2 } $1 == "rest" { n += $3 } END { print n }' <<<"$out")" "$want_pages"
 }
 
-# Root owns every file: a user observes none of them, and the program runs
+# Root owns every file: fsa observes none of them, and the program runs
 # only once, at the end, after a million inodes summed up in the kernel.
 test_others() {
 	echo "== cache-summary over $nfiles inodes, none observed"
 	[[ -e $pins/m-sum ]] || needs test_cat
 	local out err
-	err=$(as nobody cat $pins/m-sum 2>&1 >$t/others)
-	check "cat as nobody succeeds in one go (${err:-no error})" test -z "$err"
+	err=$(as fsa cat $pins/m-sum 2>&1 >$t/others)
+	check "cat as fsa succeeds in one go (${err:-no error})" test -z "$err"
 	out=$(cat $t/others)
 	echo "$out"
 	check_eq "inodes, one per file" "$(field inodes <<<"$out")" "$nfiles"
-	check_eq "nobody observes none" "$(field observed.inodes <<<"$out")" 0
+	check_eq "fsa observes none" "$(field observed.inodes <<<"$out")" 0
 }
 
 test_interrupt() {
@@ -99,6 +103,48 @@ test_interrupt() {
 	for sig in INT TERM; do
 		kill_reader $sig $pins/m-sum
 		check_killed m-sum $sig
+	done
+}
+
+# One read() holds the target's lock for its whole walk. A second reader
+# waits for it, in open() or, with a file opened before, in read(): the
+# wait must end at once on SIGTERM, and the first reader must not mind.
+test_wait() {
+	echo "== a reader that waits for another's walk, killed"
+	[[ -e $pins/m-sum ]] || needs test_cat
+	local how a b t1 gone rc q
+	# a quarter of a full read, in seconds
+	q=$(awk -v m="$walk_ms" 'BEGIN { printf "%.3f", m / 4000 }')
+	for how in open read; do
+		rm -f $t/opened
+		if [[ $how == read ]]; then
+			python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))
+os.read(fd, 65536)' $pins/m-sum $t/opened "$q" &
+			b=$!
+			for _ in $(seq 1 200); do [[ -e $t/opened ]] && break; sleep 0.05; done
+		fi
+		cat $pins/m-sum >$t/wait.a &
+		a=$!
+		sleep "$q"
+		if [[ $how == open ]]; then
+			cat $pins/m-sum >/dev/null &
+			b=$!
+		fi
+		sleep "$q"
+		check "$how: the second reader waits (walk $walk_ms ms)" kill -0 $b
+		check "$how: the first reader still walks" kill -0 $a
+		t1=${EPOCHREALTIME/[.,]/}
+		kill -TERM $b
+		wait $b
+		rc=$?
+		gone=$(((${EPOCHREALTIME/[.,]/} - t1) / 1000))
+		check_eq "$how: the waiting reader killed by SIGTERM" "$rc" 143
+		check "$how: gone within 3 s, not after the walk ($gone ms)" test "$gone" -lt 3000
+		wait $a
+		check_eq "$how: the first reader's totals" "$(field inodes <$t/wait.a)" "$nfiles"
 	done
 }
 
