@@ -123,7 +123,7 @@ check_killed() {
 # kill_reader SIG PIN: start cat on PIN, send SIG after a quarter of a
 # full read's time; sets gone_ms (signal to exit), full_ms and rc.
 kill_reader() {
-	local sig=$1 pin=$2 t0 t1 t2 pid dog
+	local sig=$1 pin=$2 t0 pid
 	# $EPOCHREALTIME, not date(1): a fork under a loaded TCG guest can
 	# take longer than the kill it would time.
 	t0=${EPOCHREALTIME/[.,]/}
@@ -141,13 +141,21 @@ os.execvp("cat", ["cat", sys.argv[1]])' "$pin" >/dev/null &
 		sleep 0.05
 	done
 	sleep "$(awk -v m="$full_ms" 'BEGIN { printf "%.3f", m / 4000 }')"
+	kill_timed "$sig" $pid
+}
+
+# kill_timed SIG PID: send SIG to PID, a child of this shell, and wait for
+# it; sets rc (its exit status) and gone_ms (signal to exit). A watchdog
+# ends, after 30 s, a process that the signal did not stop: gone_ms is
+# then 99999.
+kill_timed() {
+	local sig=$1 pid=$2 t1 t2 dog
 	t1=${EPOCHREALTIME/[.,]/}
-	kill -"$sig" $pid
-	# wait returns as soon as cat is gone; a watchdog ends a cat that
-	# the signal did not stop.
-	( sleep 30; kill -KILL $pid 2>/dev/null ) &
+	kill -"$sig" "$pid"
+	# wait returns as soon as the process is gone.
+	( sleep 30; kill -KILL "$pid" 2>/dev/null ) &
 	dog=$!
-	wait $pid
+	wait "$pid"
 	rc=$?
 	t2=${EPOCHREALTIME/[.,]/}
 	kill $dog 2>/dev/null
