@@ -9,8 +9,9 @@
 #   tests/run.sh [--debug]
 #
 # --debug also builds the debug kernels (kernel/config/debug.config: KASAN,
-# kmemleak) and runs the kernel suite and a minute of concurrent readers
-# on each; under TCG that takes about three times as long, so CI does not.
+# kmemleak) and runs the kernel suite, a minute of concurrent readers and
+# the two whole-filesystem suites on each; under TCG that takes about
+# three times as long, so CI does not.
 #
 # Exits non-zero if anything failed; the last line is "N passed, N failed"
 # over the suites.
@@ -127,6 +128,12 @@ if (( debug )); then
 		step "[$v] a minute of concurrent readers on the KASAN/kmemleak kernel" \
 			tests/vm/run-vm.sh --kernel-dir "$dkdir" --timeout 2400 --mem 6144 -- \
 			tests/vm/stress-tests.sh "$build" 60
+		step "[$v] whole-filesystem views (fs_sb) on the KASAN/kmemleak kernel" \
+			tests/vm/run-vm.sh --kernel-dir "$dkdir" --timeout 2700 --mem 6144 -- \
+			tests/vm/sb-tests.sh "$build"
+		step "[$v] whole-filesystem views under load on the KASAN/kmemleak kernel" \
+			tests/vm/run-vm.sh --kernel-dir "$dkdir" --timeout 4800 --mem 6144 -- \
+			tests/vm/sb-stress-tests.sh "$build"
 	done
 fi
 
