@@ -160,7 +160,7 @@ os.execvp("cat", ["cat", sys.argv[1]])' "$pin" >/dev/null &
 kill_timed() {
 	local sig=$1 pid=$2 t1 t2 dog
 	t1=${EPOCHREALTIME/[.,]/}
-	kill -"$sig" "$pid"
+	kill -"$sig" "$pid" 2>/dev/null   # (gone already: wait gives its status)
 	# wait returns as soon as the process is gone.
 	( sleep 30; kill -KILL "$pid" 2>/dev/null ) &
 	dog=$!
