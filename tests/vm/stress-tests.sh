@@ -63,14 +63,21 @@ test_readers_under_churn() {
 		churn=$((churn + 1))
 	done
 	wait
-	reads=0 fails=0
+	reads=0 fails=0 least=
 	for r in $t/result.*; do
 		read -r n b <$r
 		reads=$((reads + n)); fails=$((fails + b))
+		if [[ -z $least ]] || ((n < least)); then least=$n; fi
 	done
 	cat $t/err.* 2>/dev/null | sort | uniq -c | head
-	echo "$reads reads, $fails failed, $churn rounds of churn in ${secs}s"
-	check_ge "readers read, at least one a second" "$reads" "$secs"
+	echo "$reads reads, $fails failed, $churn rounds of churn in ${secs}s; the slowest reader: $least reads"
+	# Progress, not speed (a KASAN kernel under TCG on a busy host reads
+	# less than once a second): every reader got through its four pins at
+	# least once, and the pins were swapped under them at least once. A
+	# read that hangs keeps its reader from writing its result at all.
+	check_eq "every reader wrote its result" "$(ls $t/result.* | wc -l)" 8
+	check_ge "every reader read each pin at least once" "${least:-0}" 4
+	check_ge "the pins were swapped under the readers" "$churn" 1
 	check_eq "no read failed" "$fails" 0
 	check_eq "no apply failed" "$(wc -l <$t/apply.err)" 0
 	"$tool" remove --all >/dev/null
