@@ -308,14 +308,25 @@ disk_fs() {
 	check_ge "$fs: totals at least the three files" "$(field cached <<<"$out")" 980
 	# Dirty pages are counted on the marks of the page cache, where a
 	# clean file has none: write one and look before the flusher runs.
-	local wb
+	# With the periodic flusher off, something can still write it back
+	# in between (seen once, on a loaded 6.1 KASAN guest: 0 of 40).
+	# /proc/vmstat's nr_written tells: then the file is synced and the
+	# check tried again with a new one, twice at most.
+	local wb try w0 w1 n
 	wb=$(cat /proc/sys/vm/dirty_writeback_centisecs)
 	echo 0 >/proc/sys/vm/dirty_writeback_centisecs
-	mkfile fsb $mnt/data/b/dirty 40
-	read_pin fsb $fs-sum
-	echo "$out"
-	check_ge "$fs: fsb: its 40 new pages dirty or under writeback" \
-		"$(awk '$1 ~ /^observed\.(dirty|writeback)$/ { n += $2 } END { print n + 0 }' <<<"$out")" 40
+	for try in 1 2 3; do
+		w0=$(field nr_written </proc/vmstat)
+		mkfile fsb $mnt/data/b/dirty$try 40
+		read_pin fsb $fs-sum
+		w1=$(field nr_written </proc/vmstat)
+		echo "$out"
+		n=$(awk '$1 ~ /^observed\.(dirty|writeback)$/ { n += $2 } END { print n + 0 }' <<<"$out")
+		((w1 != w0)) || break
+		echo "note: try $try: $((w1 - w0)) pages written back meanwhile, $n of 40 seen: again"
+		sync
+	done
+	check_ge "$fs: fsb: its 40 new pages dirty or under writeback" "$n" 40
 	echo "$wb" >/proc/sys/vm/dirty_writeback_centisecs
 	echo "== $fs: umount with the pins in place"
 	check "$fs: umount succeeds" umount $mnt
