@@ -49,10 +49,11 @@ grep -q '^CONFIG_HOTPLUG_PCI_PCIE=y' "$kernel_dir/config" ||
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fsiter-sd.XXXXXX")
 results=$tmp/results
 mkdir -m 0755 "$results"
-qpid=
+qpid='' clutter=''
 # shellcheck disable=SC2317  # invoked by the EXIT trap
 cleanup() {
 	[[ -z $qpid ]] || kill "$qpid" 2>/dev/null || true
+	[[ -z $clutter ]] || rm -rf "$clutter"
 	if ((keep)); then log "kept $tmp"; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
@@ -67,6 +68,12 @@ for d in fsdata fshot $(seq -f 'fsstorm%g' "$storm"); do
 	truncate -s 320M "$tmp/$d.img"
 	mkfs.xfs -q -L "$d" -p "$tmp/proto" "$tmp/$d.img"
 done
+
+# --- A cluttered host /tmp: the guest must not see it (systemd-guest.sh's
+# test_scratch). 50,000 entries: over 9p, the boot's "D /tmp" took minutes
+# for them.
+clutter=$(mktemp -d /tmp/fsiter-sd-clutter.XXXXXX)
+(cd "$clutter" && seq -f 'f%g' 50000 | xargs touch)
 
 # --- The monitor: HMP commands, one connection, each answered (its
 # prompt) before the next. Prints what QEMU answered.
@@ -135,6 +142,7 @@ append=(
 	console=ttyS0 8250.nr_uarts=1 loglevel=5 norandmaps panic=-1
 	root=root rootfstype=9p ro rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose
 	init="$here/systemd-init.sh" fsiter.deb="$deb" fsiter.top="$repo"
+	fsiter.clutter="$clutter"
 	systemd.journald.forward_to_console=1 systemd.journald.max_level_console=warning
 )
 [[ -z $tests ]] || append+=("fsiter.tests=$tests")

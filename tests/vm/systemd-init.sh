@@ -4,7 +4,7 @@
 #
 # The kernel mounted the host's / over virtio-9p, read-only. This script
 # puts a tmpfs overlay on it, so that the guest can write anywhere and the
-# host sees none of it; adds the test users and the policy; installs
+# host sees none of it, with empty tmpfs on /tmp and /var/tmp; adds the test users and the policy; installs
 # fsiter-pin from its .deb with dpkg (as on an image: enabled, not
 # started); keeps only the units the test needs enabled; then moves the
 # overlay to / and executes systemd there, as switch_root does.
@@ -47,6 +47,12 @@ mount -t proc -o nosuid,nodev,noexec proc $r/proc || halt_vm "proc"
 mount -t sysfs -o nosuid,nodev,noexec sysfs $r/sys || halt_vm "sysfs"
 mount -t devtmpfs -o nosuid,mode=0755 devtmpfs $r/dev || halt_vm "devtmpfs"
 mount -t tmpfs -o nosuid,nodev,mode=0755 tmpfs $r/run || halt_vm "tmpfs on /run"
+# The guest's own, empty scratch space: what the overlay shows there is the
+# host's, and the boot's cleaners (tmpfiles.d's "D /tmp", "R! /var/tmp/...")
+# would walk all of it over 9p, and copy up a whiteout for each entry.
+for d in tmp var/tmp; do
+	mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs $r/$d || halt_vm "tmpfs on /$d"
+done
 
 # --- What the host enabled is not ours to start: only what the test needs.
 rm -rf $r/etc/systemd/system/*.wants $r/etc/systemd/system/dbus-org.freedesktop.timesync1.service
