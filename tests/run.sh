@@ -6,95 +6,144 @@
 # (tests/shellcheck.sh), then boots each kernel in QEMU and runs every VM
 # suite on it (kernel, bpffs ACLs, fsiter-pin, whole-filesystem views).
 #
-#   tests/run.sh [--debug]
+#   tests/run.sh [--full] [--debug]
 #
-# --debug also builds the debug kernels (kernel/config/debug.config: KASAN,
-# kmemleak) and runs the kernel suite, a minute of concurrent readers and
-# the two whole-filesystem suites on each; under TCG that takes about
-# three times as long, so CI does not.
+# --full   also runs the tier that CI leaves out for time (docs/testing.md
+#          lists each step and why): the 6.1 copies of the suites that
+#          test fsiter-pin rather than the kernel, the second kernel's
+#          copy of the 200,000-file stress suite, a longer soak of
+#          concurrent readers, and the million-inode suite
+# --debug  also builds the debug kernels (kernel/config/debug.config:
+#          KASAN, kmemleak) and runs the kernel suite, a minute of
+#          concurrent readers and the two whole-filesystem suites on each;
+#          under TCG that takes about three times as long, so CI does not
+#
+# Two lanes run at once, one per kernel: a VM under TCG keeps about one
+# core busy, so the 6.1 kernel builds, and then its suites run, beside the
+# 6.12 suites. Each step's output is printed whole when it ends, between
+# "=== NAME" and "=== NAME: ok (N s)"; at the end comes a table of the
+# steps by time, and a warning for each step that took more than a third
+# longer than in the fresh-machine table of docs/testing.md (a warning
+# only: the time moves with the machine's load).
 #
 # Exits non-zero if anything failed; the last line is "N passed, N failed"
-# over the suites.
+# over the steps.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 
 build=${FSITER_BUILD_DIR:-$top/build}
-debug=0
-case "${1:-}" in
-	--debug) debug=1 ;;
-	"") ;;
-	*) echo "run.sh: unknown argument '$1' (usage: tests/run.sh [--debug])" >&2; exit 2 ;;
-esac
-passed=0 failed=0
-step() {
-	local name=$1
-	shift
-	echo "=== $name"
-	if "$@"; then
-		passed=$((passed + 1)); echo "=== $name: ok"
-	else
-		failed=$((failed + 1)); echo "=== $name: FAILED"
-	fi
-}
+full=0 debug=0
+for arg in "$@"; do
+	case "$arg" in
+		--full) full=1 ;;
+		--debug) debug=1 ;;
+		*) echo "run.sh: unknown argument '$arg' (usage: tests/run.sh [--full] [--debug])" >&2
+		   exit 2 ;;
+	esac
+done
 
 scripts/deps.sh --kernel --vm --build || exit 2
-# Both kernels, each with its own series. The views and fsiter-pin build
-# once, against 6.12's BTF, and run on both (CO-RE); the selftests build
-# for each kernel from its own series.
-kbuild() {
-	local dir
-	dir=$(kernel/build.sh "$@" | tail -n1) && [[ -f $dir/bzImage ]] ||
-		{ echo "run.sh: kernel build failed: kernel/build.sh $*" >&2; exit 1; }
-	echo "$dir"
+
+# The run's bookkeeping: each step's result (steps.tsv), the lanes'
+# hand-offs (files that say a kernel or the user space is ready), and the
+# lock that keeps two steps' output apart.
+runlog=$(mktemp -d "${TMPDIR:-/tmp}/fsiter-run.XXXXXX") || exit 2
+trap 'rm -rf "$runlog"' EXIT
+: >"$runlog/steps.tsv"
+t_start=$SECONDS
+
+# say TEXT: one line of output, never inside another step's.
+say() { { flock 8; printf '%s\n' "$*"; } 8>>"$runlog/out.lock"; }
+
+# step NAME CMD...: runs CMD, its output to a file that is printed whole
+# when it ends; records the verdict and the wall time.
+step() {
+	local name=$1 t0=$SECONDS rc=0 verdict=ok out
+	shift
+	out=$(mktemp "$runlog/out.XXXXXX")
+	say "=== $name: started"
+	"$@" >"$out" 2>&1 </dev/null || rc=$?
+	((rc == 0)) || verdict=FAILED
+	{
+		flock 8
+		echo "=== $name"
+		cat "$out"
+		echo "=== $name: $verdict ($((SECONDS - t0)) s)"
+	} 8>>"$runlog/out.lock"
+	printf '%s\t%s\t%s\n' "$verdict" $((SECONDS - t0)) "$name" >>"$runlog/steps.tsv"
+	rm -f "$out"
+	return "$rc"
 }
-kdir61=$(kbuild --kernel 6.1) || exit 1
-kdir612=$(kbuild --kernel 6.12) || exit 1
 
-step "build" cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$kdir612" \
-	-DFSITER_SELFTEST_KERNEL_DIRS="$kdir61;$kdir612" -DCMAKE_BUILD_TYPE=RelWithDebInfo
-step "compile" cmake --build "$build" -j "$(nproc)"
-step "host tests (ctest)" ctest --test-dir "$build" --output-on-failure
-step "checkpatch --strict, both series" kernel/checkpatch.sh
-step "shellcheck" tests/shellcheck.sh
-# The package stays in $build/deb for the systemd guest (below).
-step "Debian package: build, lintian, contents" \
-	env FSITER_DEB_DIR="$build/deb" tests/deb/run.sh "$kdir612"
-step "kernel config: 6.1 with Debian's config" scripts/kernel-deb.sh --kernel 6.1 --config debian --config-only
-step "kernel config: 6.12 with Debian's config" scripts/kernel-deb.sh --kernel 6.12 --config debian --config-only
+# skip NAME WHY: a step that could not run counts as failed.
+skip() {
+	say "=== $1: FAILED (not run: $2)"
+	printf 'FAILED\t0\t%s\n' "$1" >>"$runlog/steps.tsv"
+}
 
-# vm_suites VER KDIR: every VM suite on one kernel.
-vm_suites() {
+# ready WHAT [ok|failed] / wait_ready WHAT: one lane tells another that
+# WHAT (a kernel, the user space) is built, or could not be.
+ready() { echo "$2" >"$runlog/ready-$1.tmp" && mv "$runlog/ready-$1.tmp" "$runlog/ready-$1"; }
+wait_ready() {
+	while [[ ! -f $runlog/ready-$1 ]]; do sleep 2; done
+	[[ $(<"$runlog/ready-$1") == ok ]]
+}
+
+# kbuild NAME VAR CMD...: CMD (kernel/build.sh ARGS) as a step; the cache
+# dir it prints last goes to the file $runlog/VAR.
+kbuild() {
+	local name=$1 var=$2
+	shift 2
+	# shellcheck disable=SC2016  # expanded by the inner bash
+	step "$name" bash -c 'd=$("${@:2}" | tail -n1) && [[ -f $d/bzImage ]] &&
+		echo "$d" >"$1"' kbuild "$runlog/$var" "$@"
+}
+kdir() { cat "$runlog/$1"; }
+
+vm() { tests/vm/run-vm.sh "$@"; }
+
+# locked CMD...: CMD with the build directory to itself (the lanes' cmake
+# and ctest steps; the VM suites only read what is built).
+locked() { flock "$runlog/build.lock" "$@"; }
+
+# vm_kernel_suites VER KDIR: the suites that test the kernel (its series,
+# its selftests, the bpffs ACLs, the fs_sb target), on one kernel.
+vm_kernel_suites() {
 	local v=$1 k=$2
-	step "[$v] kernel tests in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
+	step "[$v] kernel tests in the VM" vm --kernel-dir "$k" \
 		--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
-	step "[$v] bpffs ACL tests in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
+	step "[$v] bpffs ACL tests in the VM" vm --kernel-dir "$k" \
 		--timeout 900 -- tests/vm/acl-tests.sh "$build"
-	step "[$v] fsiter-pin apply, list, remove in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
-		--timeout 900 -- tests/vm/apply-tests.sh "$build"
-	step "[$v] apply is atomic: faults, kill -9, concurrency, in the VM" tests/vm/run-vm.sh \
-		--kernel-dir "$k" --timeout 900 -- tests/vm/atomic-tests.sh "$build"
-	step "[$v] fsiter-pin audit and list in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
-		--timeout 900 -- tests/vm/audit-tests.sh "$build"
-	step "[$v] boot and hotplug integration in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
-		--timeout 900 -- tests/vm/integration-tests.sh "$build"
-	step "[$v] kernel safety rules in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
+	step "[$v] kernel safety rules in the VM" vm --kernel-dir "$k" \
 		--timeout 1500 --mem 4096 -- tests/vm/safety-tests.sh "$build"
-	step "[$v] hostile paths in the VM" tests/vm/run-vm.sh --kernel-dir "$k" \
-		--timeout 900 -- tests/vm/hostile-tests.sh "$build"
-	step "[$v] concurrent readers under churn, 30 s, in the VM" tests/vm/run-vm.sh \
+	step "[$v] concurrent readers under churn, 30 s, in the VM" vm \
 		--kernel-dir "$k" --timeout 900 -- tests/vm/stress-tests.sh "$build" 30
 	# Says SKIP (and passes) on a kernel without the fs_sb target.
 	step "[$v] whole-filesystem views (fs_sb): cache-summary, cache-top, in the VM" \
-		tests/vm/run-vm.sh --kernel-dir "$k" --timeout 900 -- tests/vm/sb-tests.sh "$build"
-	step "[$v] whole-filesystem views under load: 200,000 files, split reads, signals, churn, umount" \
-		tests/vm/run-vm.sh --kernel-dir "$k" --timeout 1200 --mem 4096 -- tests/vm/sb-stress-tests.sh "$build"
+		vm --kernel-dir "$k" --timeout 900 -- tests/vm/sb-tests.sh "$build"
 }
-vm_suites 6.1 "$kdir61"
-vm_suites 6.12 "$kdir612"
-# The units' filters are the same on both kernels; once is enough.
-step "[6.12] the units' system call filters, in the VM" tests/vm/run-vm.sh \
-	--kernel-dir "$kdir612" --timeout 900 -- tests/vm/syscall-tests.sh "$build"
+
+# vm_tool_suites VER KDIR: the suites that test fsiter-pin over the kernel.
+vm_tool_suites() {
+	local v=$1 k=$2
+	step "[$v] fsiter-pin apply, list, remove in the VM" vm --kernel-dir "$k" \
+		--timeout 900 -- tests/vm/apply-tests.sh "$build"
+	step "[$v] apply is atomic: faults, kill -9, concurrency, in the VM" vm \
+		--kernel-dir "$k" --timeout 900 -- tests/vm/atomic-tests.sh "$build"
+	step "[$v] fsiter-pin audit and list in the VM" vm --kernel-dir "$k" \
+		--timeout 900 -- tests/vm/audit-tests.sh "$build"
+	step "[$v] boot and hotplug integration in the VM" vm --kernel-dir "$k" \
+		--timeout 900 -- tests/vm/integration-tests.sh "$build"
+	step "[$v] hostile paths in the VM" vm --kernel-dir "$k" \
+		--timeout 900 -- tests/vm/hostile-tests.sh "$build"
+}
+
+sb_stress() {
+	local v=$1 k=$2
+	step "[$v] whole-filesystem views under load: 200,000 files, split reads, signals, churn, umount" \
+		vm --kernel-dir "$k" --timeout 1200 --mem 4096 -- tests/vm/sb-stress-tests.sh "$build"
+}
 
 # --- A stock kernel: Debian's own 6.12, without the series, downloaded and
 # given an initramfs by scripts/stock-kernel.sh (cached). apply must refuse
@@ -102,10 +151,8 @@ step "[6.12] the units' system call filters, in the VM" tests/vm/run-vm.sh \
 stock_kernel_tests() {
 	local skdir
 	skdir=$(scripts/stock-kernel.sh | tail -n1) || return 1
-	tests/vm/run-vm.sh --kernel-dir "$skdir" --timeout 900 -- tests/vm/stock-tests.sh "$build"
+	vm --kernel-dir "$skdir" --timeout 900 -- tests/vm/stock-tests.sh "$build"
 }
-step "stock Debian 6.12 kernel: apply refuses, naming each missing piece" stock_kernel_tests
-# --- End of the stock kernel.
 
 # --- systemd as PID 1 on 6.12, fsiter-pin installed from the package of the
 # "Debian package" step: boot, login, hotplug, a storm of ten hot-added
@@ -114,28 +161,113 @@ step "stock Debian 6.12 kernel: apply refuses, naming each missing piece" stock_
 systemd_boot_tests() {
 	local debs=("$build"/deb/fsiter-pin_*_amd64.deb)
 	[[ -f ${debs[0]} ]] || { echo "run.sh: no package in $build/deb" >&2; return 1; }
-	tests/vm/systemd-boot.sh --kernel-dir "$kdir612" --deb "${debs[0]}" --timeout 1800
+	tests/vm/systemd-boot.sh --kernel-dir "$1" --deb "${debs[0]}" --timeout 1800
 }
-step "[6.12] systemd as PID 1: boot, login, hotplug, storm, reload, shutdown" systemd_boot_tests
-# --- End of the systemd guest.
 
-if (( debug )); then
+# --- Lane 6.12: its kernel, the user space (built against it), the host
+# tests, the package, every VM suite on 6.12, the units, the stock kernel.
+lane_612() {
+	local k
+	if kbuild "kernel 6.12: build (cached if built)" kdir612 kernel/build.sh --kernel 6.12; then
+		ready k612 ok
+	else
+		ready k612 failed
+		ready userspace failed
+		return
+	fi
+	k=$(kdir kdir612)
+	# The views and fsiter-pin build once, against 6.12's BTF, and run on
+	# both kernels (CO-RE); the selftests build for each kernel from its
+	# own series: 6.1's once its kernel is built (lane_61).
+	if step "build" locked cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$k" \
+		-DFSITER_SELFTEST_KERNEL_DIRS="$k" -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+		step "compile" locked cmake --build "$build" -j "$(nproc)"; then
+		ready userspace ok
+	else
+		ready userspace failed
+		return
+	fi
+	step "host tests (ctest)" locked ctest --test-dir "$build" --output-on-failure
+	# The package stays in $build/deb for the systemd guest (below).
+	step "Debian package: build, lintian, contents" \
+		env FSITER_DEB_DIR="$build/deb" tests/deb/run.sh "$k"
+	vm_kernel_suites 6.12 "$k"
+	vm_tool_suites 6.12 "$k"
+	sb_stress 6.12 "$k"
+	# The units' filters are the same on both kernels; once is enough.
+	step "[6.12] the units' system call filters, in the VM" vm \
+		--kernel-dir "$k" --timeout 900 -- tests/vm/syscall-tests.sh "$build"
+	step "[6.12] systemd as PID 1: boot, login, hotplug, storm, reload, shutdown" \
+		systemd_boot_tests "$k"
+}
+
+# --- Lane 6.1: the checks that need no kernel, then the 6.1 kernel (its
+# build waits for 6.12's: kernel/build.sh builds one at a time), then
+# the 6.1 suites, beside 6.12's.
+lane_61() {
+	local k
+	step "checkpatch --strict, both series" kernel/checkpatch.sh
+	step "shellcheck" tests/shellcheck.sh
+	step "kernel config: 6.1 with Debian's config" \
+		scripts/kernel-deb.sh --kernel 6.1 --config debian --config-only
+	step "kernel config: 6.12 with Debian's config" \
+		scripts/kernel-deb.sh --kernel 6.12 --config debian --config-only
+	# Niced: from here on it shares the CPUs with the 6.12 lane's build
+	# and suites, which have further to go.
+	if kbuild "kernel 6.1: build (cached if built)" kdir61 nice -n 10 kernel/build.sh --kernel 6.1; then
+		ready k61 ok
+	else
+		ready k61 failed
+		return
+	fi
+	k=$(kdir kdir61)
+	wait_ready userspace || { skip "[6.1] VM suites" "no user space build"; return; }
+	step "compile: the 6.1 series' selftests" locked bash -c 'cmake -S . -B "$1" \
+		-DFSITER_SELFTEST_KERNEL_DIRS="$2;$3" && cmake --build "$1" -j "$(nproc)"' \
+		selftests "$build" "$k" "$(kdir kdir612)" || return
+	vm_kernel_suites 6.1 "$k"
+	step "stock Debian 6.12 kernel: apply refuses, naming each missing piece" stock_kernel_tests
+	if ((full)); then
+		vm_tool_suites 6.1 "$k"
+		sb_stress 6.1 "$k"
+	fi
+}
+
+lane_612 &
+lane_61 &
+wait
+
+if ((full)) && [[ -f $runlog/kdir612 ]]; then
+	k=$(kdir kdir612)
+	step "[6.12] concurrent readers under churn, 10 min, in the VM" vm \
+		--kernel-dir "$k" --timeout 1800 -- tests/vm/stress-tests.sh "$build" 600
+	step "[6.12] whole-filesystem views past a million inodes (8 GiB guest)" vm \
+		--kernel-dir "$k" --timeout 3600 --mem 8192 -- tests/vm/sb-million-tests.sh "$build"
+fi
+
+if ((debug)); then
 	for v in 6.1 6.12; do
-		dkdir=$(kbuild --kernel "$v" --debug) || exit 1
-		step "[$v] kernel tests on the KASAN/kmemleak kernel" tests/vm/run-vm.sh \
-			--kernel-dir "$dkdir" --timeout 5400 --mem 6144 --disk 4G -- \
+		kbuild "kernel $v: debug build (cached if built)" dkdir \
+			kernel/build.sh --kernel "$v" --debug ||
+			continue
+		dk=$(kdir dkdir)
+		step "[$v] kernel tests on the KASAN/kmemleak kernel" vm \
+			--kernel-dir "$dk" --timeout 5400 --mem 6144 --disk 4G -- \
 			tests/vm/kernel-tests.sh "$build"
 		step "[$v] a minute of concurrent readers on the KASAN/kmemleak kernel" \
-			tests/vm/run-vm.sh --kernel-dir "$dkdir" --timeout 2400 --mem 6144 -- \
+			vm --kernel-dir "$dk" --timeout 2400 --mem 6144 -- \
 			tests/vm/stress-tests.sh "$build" 60
 		step "[$v] whole-filesystem views (fs_sb) on the KASAN/kmemleak kernel" \
-			tests/vm/run-vm.sh --kernel-dir "$dkdir" --timeout 2700 --mem 6144 -- \
+			vm --kernel-dir "$dk" --timeout 2700 --mem 6144 -- \
 			tests/vm/sb-tests.sh "$build"
 		step "[$v] whole-filesystem views under load on the KASAN/kmemleak kernel" \
-			tests/vm/run-vm.sh --kernel-dir "$dkdir" --timeout 4800 --mem 6144 -- \
+			vm --kernel-dir "$dk" --timeout 4800 --mem 6144 -- \
 			tests/vm/sb-stress-tests.sh "$build"
 	done
 fi
 
+tests/step-times.sh "$runlog/steps.tsv" docs/testing.md $((SECONDS - t_start))
+passed=$(grep -c '^ok' "$runlog/steps.tsv")
+failed=$(grep -c '^FAILED' "$runlog/steps.tsv")
 echo "$passed passed, $failed failed"
-(( failed == 0 ))
+((failed == 0))
