@@ -53,6 +53,14 @@ mount -t tmpfs -o nosuid,nodev,mode=0755 tmpfs $r/run || halt_vm "tmpfs on /run"
 for d in tmp var/tmp; do
 	mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs $r/$d || halt_vm "tmpfs on /$d"
 done
+# The repository and the package may be in the host's /tmp (a clone there,
+# as CI may make): show those two through, and nothing else of it.
+for d in "$top" "${deb%/*}"; do
+	case $d in
+		/tmp/?* | /var/tmp/?*)
+			mkdir -p "$r$d" && mount --bind "$d" "$r$d" || halt_vm "bind $d" ;;
+	esac
+done
 
 # --- What the host enabled is not ours to start: only what the test needs.
 rm -rf $r/etc/systemd/system/*.wants $r/etc/systemd/system/dbus-org.freedesktop.timesync1.service
