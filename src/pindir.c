@@ -15,9 +15,10 @@
 #include "fault.h"
 #include "lock.h"
 #include "pindir.h"
+#include "policy.h"
 #include "revoke.h"
 
-#define WORK_SUFFIX	"_staging"	/* bpffs refuses '.' */
+#define WORK_SUFFIX	POLICY_WORK_SUFFIX	/* bpffs refuses '.' */
 #define NEXT_NAME	"next"		/* the next PIN_DIR, in the work dir */
 
 int path_join(char out[PATH_MAX], const char *dir, const char *name)
