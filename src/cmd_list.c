@@ -44,9 +44,13 @@ static void print_pin(json_object *o)
 			json_object_get_string(json_object_array_get_idx(readers, i)));
 	if (w)
 		fclose(w);
-	printf(ROW, pin_json_get(o, "name"), view, target, pin_json_get(o, "path"), owner,
-	       pin_json_get(o, "mode"), who && *who ? who : "-", pin_json_get(o, "prog_id"),
-	       pin_json_get(o, "tag"));
+	/* Names, paths and mount points are echoed input: escaped. User and
+	 * group names, however many, only through outf()'s guard.
+	 */
+	outf(ROW, ESC(pin_json_get(o, "name")), view, ESC(target),
+	     ESC(pin_json_get(o, "path")), owner, pin_json_get(o, "mode"),
+	     who && *who ? who : "-", pin_json_get(o, "prog_id"),
+	     pin_json_get(o, "tag"));
 	free(who);
 }
 
@@ -66,8 +70,8 @@ static int list(const char *dir, bool json)
 		printf("%s\n", json_object_to_json_string_ext(pins,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	} else if (json_object_array_length(pins)) {
-		printf(ROW, "NAME", "VIEW", "TARGET", "PATH", "OWNER:GROUP", "MODE",
-		       "READERS", "PROG", "TAG");
+		outf(ROW, "NAME", "VIEW", "TARGET", "PATH", "OWNER:GROUP", "MODE",
+		     "READERS", "PROG", "TAG");
 		for (size_t i = 0; i < json_object_array_length(pins); i++)
 			print_pin(json_object_array_get_idx(pins, i));
 	}
