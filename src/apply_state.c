@@ -32,17 +32,9 @@ static void absolute(const char *policy, char out[PATH_MAX])
 static int state_path(const char *policy, char out[PATH_MAX])
 {
 	char abs[PATH_MAX];
-	size_t n;
 
 	absolute(policy, abs);
-	n = snprintf(out, PATH_MAX, "%s/", MANIFEST_DIR);
-	for (const char *s = abs + (*abs == '/'); *s; s++) {
-		if (n >= PATH_MAX - 16)
-			return -ENAMETOOLONG;
-		out[n++] = *s == '/' ? '-' : *s;
-	}
-	snprintf(out + n, PATH_MAX - n, ".last-apply");
-	return 0;
+	return manifest_file(abs, ".last-apply", out);
 }
 
 int apply_state_record(const char *policy, int result)
@@ -52,13 +44,9 @@ int apply_state_record(const char *policy, int result)
 	json_object *o;
 	int ret;
 
-	ret = state_path(policy, path);
+	ret = state_path(policy, path) ?: mkdir_manifest_dir();
 	if (ret)
 		goto out;
-	if (mkdir(MANIFEST_DIR, 0700) && errno != EEXIST) {
-		ret = -errno;
-		goto out;
-	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	o = json_object_new_object();
@@ -75,7 +63,7 @@ int apply_state_record(const char *policy, int result)
 out:
 	if (ret)
 		warn("%s: cannot record the last apply: %s; the metrics will not show it",
-		     MANIFEST_DIR, strerror(-ret));
+		     manifest_dir, strerror(-ret));
 	return ret;
 }
 

@@ -3,8 +3,9 @@
  * The last apply of a policy, for audit --format=prometheus: when it ran
  * and whether it succeeded. apply and watch record it after each run
  * (not --dry-run) in /run/fsiter-pin/POLICY.last-apply, a JSON file named
- * after the policy's absolute path ("/etc/fsiter/policy.conf" gives
- * etc-fsiter-policy.conf.last-apply), written whole and renamed. Like the
+ * after the policy's absolute path by manifest_file()
+ * ("/etc/fsiter/policy.conf" gives etc-fsiter-policy.conf.last-apply),
+ * written whole and renamed. Like the
  * pins and the manifest, it does not survive a reboot.
  */
 #ifndef FSITER_APPLY_STATE_H

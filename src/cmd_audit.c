@@ -60,10 +60,13 @@ static void finding(void *arg, const char *kind, const char *pin,
 	json_object_array_add(a->findings, o);
 	if (a->json)
 		return;
-	printf("%-16s %s: %s", kind, pin, detail);
+	/* The pin's name, the paths in the detail and the policy file are
+	 * echoed input: escaped, as in messages.
+	 */
+	outf("%-16s %s: %s", kind, ESC(pin), ESC(detail));
 	if (loc)
-		printf(" (%s)", source);
-	printf("\n");
+		outf(" (%s:%u)", ESC(loc->file), loc->line);
+	outf("\n");
 }
 
 static void print_json(struct plan *pl, json_object *findings, size_t count)
@@ -108,11 +111,11 @@ static int audit(const char *policy_path, enum format format, const char *output
 	if (json)
 		print_json(&pl, a.findings, count);
 	else if (!count)
-		printf("clean: %zu pin%s match%s %s\n", n, n == 1 ? "" : "s",
-		       n == 1 ? "es" : "", policy_path);
+		outf("clean: %zu pin%s match%s %s\n", n, n == 1 ? "" : "s",
+		     n == 1 ? "es" : "", ESC(policy_path));
 	else
-		printf("%zu finding%s: the pins differ from %s\n", count,
-		       count == 1 ? "" : "s", policy_path);
+		outf("%zu finding%s: the pins differ from %s\n", count,
+		     count == 1 ? "" : "s", ESC(policy_path));
 out:
 	json_object_put(a.findings);
 	plan_free(&pl);

@@ -5,6 +5,7 @@
  * read it ("!" marks a reader who cannot reach it), program id and tag.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "diag.h"
@@ -18,8 +19,10 @@
 static void print_pin(json_object *o)
 {
 	json_object *t = NULL, *readers = NULL;
-	char view[48], target[PATH_MAX + 64] = "-", owner[160], who[4096] = "";
+	char view[48], target[PATH_MAX + 64] = "-", owner[160], *who = NULL;
 	const char *name = pin_json_get(o, "view");
+	size_t who_len = 0;
+	FILE *w;
 
 	snprintf(view, sizeof(view), "%s%s", strcmp(name, "-") ? name :
 		 strcmp(pin_json_get(o, "tag"), "-") ? "(foreign)" : "(not a view)",
@@ -33,14 +36,22 @@ static void print_pin(json_object *o)
 	}
 	snprintf(owner, sizeof(owner), "%s:%s", pin_json_get(o, "owner"),
 		 pin_json_get(o, "group"));
+	/* Every reader, however many. */
 	json_object_object_get_ex(o, "readers", &readers);
-	for (size_t i = 0; readers && i < json_object_array_length(readers); i++)
-		snprintf(who + strlen(who), sizeof(who) - strlen(who), "%s%s",
-			 i ? "," : "",
-			 json_object_get_string(json_object_array_get_idx(readers, i)));
-	printf(ROW, pin_json_get(o, "name"), view, target, pin_json_get(o, "path"), owner,
-	       pin_json_get(o, "mode"), *who ? who : "-", pin_json_get(o, "prog_id"),
-	       pin_json_get(o, "tag"));
+	w = open_memstream(&who, &who_len);
+	for (size_t i = 0; w && readers && i < json_object_array_length(readers); i++)
+		fprintf(w, "%s%s", i ? "," : "",
+			json_object_get_string(json_object_array_get_idx(readers, i)));
+	if (w)
+		fclose(w);
+	/* Names, paths and mount points are echoed input: escaped. User and
+	 * group names, however many, only through outf()'s guard.
+	 */
+	outf(ROW, ESC(pin_json_get(o, "name")), view, ESC(target),
+	     ESC(pin_json_get(o, "path")), owner, pin_json_get(o, "mode"),
+	     who && *who ? who : "-", pin_json_get(o, "prog_id"),
+	     pin_json_get(o, "tag"));
+	free(who);
 }
 
 static int list(const char *dir, bool json)
@@ -59,8 +70,8 @@ static int list(const char *dir, bool json)
 		printf("%s\n", json_object_to_json_string_ext(pins,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	} else if (json_object_array_length(pins)) {
-		printf(ROW, "NAME", "VIEW", "TARGET", "PATH", "OWNER:GROUP", "MODE",
-		       "READERS", "PROG", "TAG");
+		outf(ROW, "NAME", "VIEW", "TARGET", "PATH", "OWNER:GROUP", "MODE",
+		     "READERS", "PROG", "TAG");
 		for (size_t i = 0; i < json_object_array_length(pins); i++)
 			print_pin(json_object_array_get_idx(pins, i));
 	}

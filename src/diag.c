@@ -121,6 +121,38 @@ static void vmsg(const char *prefix, const struct loc *loc, const char *fmt,
 	free(text);
 }
 
+void outf(const char *fmt, ...)
+{
+	char *text = NULL, *safe;
+	size_t len;
+	bool nl;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (!text) {
+		fputs("(output was lost: out of memory)\n", stdout);
+		return;
+	}
+	len = strlen(text);
+	nl = len && text[len - 1] == '\n';
+	if (nl)
+		text[--len] = '\0';
+	safe = malloc(4 * len + 4);
+	if (safe) {
+		escape(safe, 4 * len + 4, text, false);
+		fputs(safe, stdout);
+	} else {
+		fputs("(output was lost: out of memory)", stdout);
+	}
+	if (nl)
+		fputc('\n', stdout);
+	free(safe);
+	free(text);
+}
+
 #define DEFINE_MSG(fn, prefix, cond)					\
 void fn(const char *fmt, ...)						\
 {									\

@@ -50,6 +50,15 @@ void info_v(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *diag_escape(char *buf, size_t size, const char *s);
 #define ESC(s)	diag_escape((char[DIAG_ESC_MAX]){ 0 }, DIAG_ESC_MAX, (s))
 
+/*
+ * printf() to stdout for what a command prints as its result, with the
+ * last guard of messages: control bytes (but a final newline), C1
+ * controls and invalid UTF-8 become \xNN. Input echoed in it (paths,
+ * names) still goes through ESC(), which writes a newline or a backslash
+ * as a policy would.
+ */
+void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Length of the UTF-8 sequence at S, 0 if it is not valid UTF-8. */
 size_t utf8_len(const unsigned char *s);
 

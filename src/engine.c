@@ -105,7 +105,7 @@ int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
 			err("%s/%s: %s", dir, names[i], strerror(-ret));
 			break;
 		}
-		printf("removed %s\n", names[i]);
+		outf("removed %s\n", ESC(names[i]));
 	}
 out:
 	pindir_free_names(found, nfound);

@@ -22,6 +22,9 @@
 #include "diag.h"
 #include "fault.h"
 
+#ifdef FSITER_FAULT_INJECTION
+const bool fault_injection = true;
+
 int fault_at(const char *point)
 {
 	static unsigned int hits;
@@ -50,3 +53,12 @@ int fault_at(const char *point)
 	err("fault injected at %s:%lu", point, n);
 	return -EIO;
 }
+#else
+/* A production build: the environment has no say. */
+const bool fault_injection = false;
+
+int fault_at(const char *point)
+{
+	return 0;
+}
+#endif

@@ -4,10 +4,18 @@
  * time (default 1st) that apply passes POINT fail with EIO, with "!" kill
  * the process there (SIGKILL), as a crash would, or with "~" hang there
  * (a thread that must be given up on). The points are listed in fault.c.
- * Without FSITER_FAULT this does nothing.
+ * Without FSITER_FAULT this does nothing; and in a build without the CMake
+ * option FSITER_FAULT_INJECTION (the default, and the Debian package's),
+ * FSITER_FAULT is ignored: a production binary takes no orders from the
+ * environment of whoever runs it.
  */
 #ifndef FSITER_FAULT_H
 #define FSITER_FAULT_H
+
+#include <stdbool.h>
+
+/* Whether this build obeys FSITER_FAULT. */
+extern const bool fault_injection;
 
 /* 0, or -EIO when the fault for POINT is due (reported). */
 int fault_at(const char *point);

@@ -15,6 +15,7 @@
 #include <bpf/libbpf.h>
 #include "commands.h"
 #include "diag.h"
+#include "fault.h"
 
 #ifndef FSITER_VERSION
 #define FSITER_VERSION "unknown"
@@ -111,7 +112,8 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		case 'V':
-			printf("%s %s\n", program_name, FSITER_VERSION);
+			printf("%s %s%s\n", program_name, FSITER_VERSION,
+			       fault_injection ? " (a test build: obeys FSITER_FAULT)" : "");
 			return EXIT_OK;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n",

@@ -8,9 +8,47 @@
 #include "diag.h"
 #include "manifest.h"
 
-void manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX])
+const char *manifest_dir = MANIFEST_DIR;
+
+/*
+ * As systemd-escape --path: the leading '/' dropped, each other '/'
+ * becomes '-', letters, digits, ':', '_' and '.' (but a leading one) stay,
+ * and every other byte, '-' and the backslash first, becomes \xNN. Then
+ * a '-' can only stand for '/', and no two paths give one name.
+ */
+int manifest_file(const char *path, const char *suffix, char out[PATH_MAX])
 {
-	size_t n = snprintf(out, PATH_MAX, "%s/", MANIFEST_DIR);
+	size_t n = snprintf(out, PATH_MAX, "%s/", manifest_dir), start = n;
+	const unsigned char *s = (const unsigned char *)path + (*path == '/');
+
+	for (; *s; s++) {
+		if (n + 4 + strlen(suffix) + sizeof(".tmp") > PATH_MAX)
+			return -ENAMETOOLONG;
+		if (*s == '/')
+			out[n++] = '-';
+		else if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+			 (*s >= '0' && *s <= '9') || *s == ':' || *s == '_' ||
+			 (*s == '.' && n > start))
+			out[n++] = *s;
+		else
+			n += sprintf(out + n, "\\x%02x", *s);
+	}
+	snprintf(out + n, PATH_MAX - n, "%s", suffix);
+	/* A name of more than NAME_MAX bytes cannot be made: say so. */
+	return strlen(out + start) + sizeof(".tmp") - 1 > NAME_MAX ? -ENAMETOOLONG : 0;
+}
+
+int manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX])
+{
+	return manifest_file(pin_dir, suffix, out);
+}
+
+/* The name before manifest_file(): '/' to '-', nothing else; /a-b and
+ * /a/b shared it. Only to read what an older fsiter-pin wrote.
+ */
+static void legacy_path(const char *pin_dir, const char *suffix, char out[PATH_MAX])
+{
+	size_t n = snprintf(out, PATH_MAX, "%s/", manifest_dir);
 
 	for (const char *s = pin_dir + (*pin_dir == '/'); *s && n < PATH_MAX - 32; s++)
 		out[n++] = *s == '/' ? '-' : *s;
@@ -19,7 +57,7 @@ void manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX])
 
 int mkdir_manifest_dir(void)
 {
-	return mkdir(MANIFEST_DIR, 0700) && errno != EEXIST ? -errno : 0;
+	return mkdir(manifest_dir, 0700) && errno != EEXIST ? -errno : 0;
 }
 
 static json_object *record_json(const struct manifest_record *r)
@@ -45,10 +83,9 @@ int manifest_write(const char *pin_dir, const struct manifest_record *recs,
 	json_object *root, *pins;
 	int ret = 0;
 
-	ret = mkdir_manifest_dir();
+	ret = mkdir_manifest_dir() ?: manifest_path(pin_dir, ".json", path);
 	if (ret)
 		goto out_err;
-	manifest_path(pin_dir, ".json", path);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	root = json_object_new_object();
 	pins = json_object_new_object();
@@ -69,18 +106,39 @@ int manifest_write(const char *pin_dir, const struct manifest_record *recs,
 	unlink(tmp);
 out_err:
 	warn("%s: cannot write the manifest: %s; list and audit will not know the paths",
-	     MANIFEST_DIR, strerror(-ret));
+	     manifest_dir, strerror(-ret));
 	return ret;
+}
+
+/* The manifest at PATH if it says it is PIN_DIR's, else NULL. */
+static json_object *load_own(const char *path, const char *pin_dir)
+{
+	json_object *m, *v;
+
+	if (access(path, R_OK) || !(m = json_object_from_file(path)))
+		return NULL;
+	if (json_object_object_get_ex(m, "pin_dir", &v) &&
+	    !strcmp(json_object_get_string(v) ?: "", pin_dir))
+		return m;
+	json_object_put(m);
+	return NULL;
 }
 
 json_object *manifest_load(const char *pin_dir)
 {
 	char path[PATH_MAX];
+	json_object *m = NULL;
 
-	manifest_path(pin_dir, ".json", path);
-	if (access(path, R_OK))
-		return NULL;
-	return json_object_from_file(path);
+	/* An older fsiter-pin named /a-b's manifest as this one names
+	 * /a/b's: each counts only if it says it is PIN_DIR's.
+	 */
+	if (!manifest_path(pin_dir, ".json", path))
+		m = load_own(path, pin_dir);
+	if (!m) {
+		legacy_path(pin_dir, ".json", path);
+		m = load_own(path, pin_dir);
+	}
+	return m;
 }
 
 int manifest_lookup(json_object *manifest, const char *name, __u32 link_id,

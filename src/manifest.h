@@ -34,18 +34,33 @@ struct manifest_record {
 	const char *entry;	/* plan_entry_text() */
 };
 
+/* Where the records go: MANIFEST_DIR (tests change it). */
+extern const char *manifest_dir;
+
+/*
+ * The record of PATH in manifest_dir, named as systemd-escape --path
+ * names it, with SUFFIX: one name per path ('-' is \x2d, so /a-b and
+ * /a/b differ), and /sys/fs/bpf/fsiter is sys-fs-bpf-fsiter. 0, or
+ * -ENAMETOOLONG if the name would be longer than NAME_MAX.
+ */
+int manifest_file(const char *path, const char *suffix, char out[PATH_MAX]);
 /* MANIFEST_DIR/sys-fs-bpf-fsiter.json for /sys/fs/bpf/fsiter, with SUFFIX
  * ".json"; other records of a pin directory take other suffixes.
+ * manifest_file(): 0 or -ENAMETOOLONG.
  */
-void manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX]);
-/* Make MANIFEST_DIR (0700) if it is not there. 0 or -errno. */
+int manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX]);
+/* Make manifest_dir (0700) if it is not there. 0 or -errno. */
 int mkdir_manifest_dir(void);
 /* Record the N pins RECS of PIN_DIR, from POLICY, in PIN_DIR's manifest.
  * 0 or -errno (reported).
  */
 int manifest_write(const char *pin_dir, const struct manifest_record *recs,
 		   size_t n, const char *policy);
-/* D's manifest, parsed once for many lookups; NULL if there is none. */
+/* D's manifest, parsed once for many lookups; NULL if there is none. A
+ * manifest counts only if it names PIN_DIR ("pin_dir"), so one an older
+ * fsiter-pin wrote (its names mapped /a-b and /a/b to one file) is still
+ * read, and never taken for another pin directory's.
+ */
 json_object *manifest_load(const char *pin_dir);
 /* What MANIFEST says of the pin NAME with link LINK_ID: 0 or -ENOENT. */
 int manifest_lookup(json_object *manifest, const char *name, __u32 link_id,

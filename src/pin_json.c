@@ -73,7 +73,7 @@ json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest
 {
 	struct manifest_entry me = { "", "" };
 	const struct view_desc *v = NULL;
-	char path[PATH_MAX], readers[4096], mode[8];
+	char path[PATH_MAX], *readers = NULL, mode[8];
 	struct pin_info pi;
 	struct passwd *pw;
 	struct group *gr;
@@ -120,10 +120,10 @@ json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest
 	json_object_object_add(o, "acl", str_or_null(acl));
 	free(acl);
 	arr = json_object_new_array();
-	if (!reach_readers(path, d->path, readers, sizeof(readers)) &&
-	    strcmp(readers, "-"))
+	if (!reach_readers(path, d->path, &readers) && strcmp(readers, "-"))
 		for (tok = strtok_r(readers, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 			json_object_array_add(arr, json_object_new_string(tok));
+	free(readers);
 	json_object_object_add(o, "readers", arr);
 	return o;
 }

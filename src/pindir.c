@@ -15,9 +15,10 @@
 #include "fault.h"
 #include "lock.h"
 #include "pindir.h"
+#include "policy.h"
 #include "revoke.h"
 
-#define WORK_SUFFIX	"_staging"	/* bpffs refuses '.' */
+#define WORK_SUFFIX	POLICY_WORK_SUFFIX	/* bpffs refuses '.' */
 #define NEXT_NAME	"next"		/* the next PIN_DIR, in the work dir */
 
 int path_join(char out[PATH_MAX], const char *dir, const char *name)
@@ -125,6 +126,24 @@ static int take_lock(struct pin_dir *d, unsigned int *flags)
 			 *flags & PINDIR_LOOK ? LOCK_SH : LOCK_EX);
 }
 
+/*
+ * Tidied: from now on only look, beside other readers (list's NSS lookups
+ * must not hold up every apply). flock converts an exclusive lock to a
+ * shared one in one step, but it says it need not: open PIN_DIR again
+ * under the shared lock, in case an apply came in between.
+ */
+static int look_on(struct pin_dir *d)
+{
+	int ret = lock_wait(d->work_fd, d->work_path, LOCK_SH);
+
+	if (ret)
+		return ret;
+	if (d->cur_fd >= 0)
+		close(d->cur_fd);
+	d->cur_fd = -1;
+	return open_cur(d);
+}
+
 int pindir_open(struct pin_dir *d, const char *path, unsigned int flags)
 {
 	bool create = flags & PINDIR_CREATE;
@@ -192,8 +211,12 @@ int pindir_open(struct pin_dir *d, const char *path, unsigned int flags)
 	ret = set_dir_mode(d->work_fd, d->work_path, 0700);
 	if (!ret)
 		ret = empty_work_dir(d);
-	if (ret)
+	if (ret) {
 		err("%s: %s", d->work_path, strerror(-ret));
+		return ret;
+	}
+	if (flags & PINDIR_TIDY)
+		ret = look_on(d);
 	return ret;
 }
 

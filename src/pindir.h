@@ -16,7 +16,8 @@
  * apply, remove, list and audit: apply and remove take it exclusive and
  * first empty the work directory, which holds nothing but what a killed
  * run left; audit and apply --dry-run take it shared, and so does list,
- * which also empties the work directory when nobody else holds the lock.
+ * which also empties the work directory when nobody else holds the lock
+ * (exclusive for that moment, then shared).
  */
 #ifndef FSITER_PINDIR_H
 #define FSITER_PINDIR_H
@@ -51,7 +52,8 @@ int path_join(char out[PATH_MAX], const char *dir, const char *name);
 void pindir_init(struct pin_dir *d);
 #define PINDIR_CREATE	0x1	/* create PATH's parents and the work dir */
 #define PINDIR_LOOK	0x2	/* change nothing: no clean-up, a shared lock */
-#define PINDIR_TIDY	0x4	/* look, but clean up if the lock is free now */
+#define PINDIR_TIDY	0x4	/* look, but clean up if the lock is free now,
+				 * then hold it shared like PINDIR_LOOK */
 /*
  * Open and lock PATH's work directory (creating it and PATH's parents
  * first with PINDIR_CREATE), empty it unless PINDIR_LOOK, and open PATH

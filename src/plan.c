@@ -92,11 +92,7 @@ static void check_target(struct plan_item *it)
 	}
 	if (!t->unsafe_len)
 		return;
-	if (t->unsafe_uid && (t->unsafe_mode & S_IWUSR))
-		snprintf(who, sizeof(who), "its owner, uid %u,", (unsigned int)t->unsafe_uid);
-	else
-		snprintf(who, sizeof(who), "%s", t->unsafe_mode & S_IWOTH ? "every user" :
-			 "its group");
+	dir_trust_who(&t->unsafe, who, sizeof(who));
 	if (e->options & POLICY_OPT_EXPOSE_CACHE) {
 		err_at(&e->loc, "path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition); refused with expose-cache",
 		       ESC(e->path), (int)t->unsafe_len, e->path, who);

@@ -14,90 +14,6 @@
 #include "perms.h"
 #include "plan.h"
 
-bool plan_has_changes(const struct plan *pl)
-{
-	if (pl->nr_stale)
-		return true;
-	for (size_t i = 0; i < pl->nr_items; i++)
-		if (pl->items[i].action == PLAN_CREATE ||
-		    pl->items[i].action == PLAN_REPLACE ||
-		    (pl->items[i].action == PLAN_FAIL && pl->items[i].pinned))
-			return true;
-	return false;
-}
-
-size_t plan_failed(const struct plan *pl)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < pl->nr_items; i++)
-		n += pl->items[i].action == PLAN_FAIL || pl->items[i].held;
-	return n;
-}
-
-void plan_print(const struct plan *pl, bool dry_run)
-{
-	size_t created = 0, replaced = 0, kept = 0, skipped = 0, dropped = 0;
-
-	if (dry_run && pl->dir_drift[0])
-		printf("would restore %s: root's, mode %04o, no ACL entries (it has %s)\n",
-		       pl->pin_dir, PINDIR_MODE, pl->dir_drift);
-
-	for (size_t i = 0; i < pl->nr_items; i++) {
-		const struct plan_item *it = &pl->items[i];
-		const struct policy_entry *e = it->entry;
-
-		switch (it->action) {
-		case PLAN_CREATE:
-			printf("%s %s: %s of %s\n", dry_run ? "would create" : "created",
-			       e->name, e->view->name, e->path);
-			created++;
-			break;
-		case PLAN_REPLACE:
-			printf("%s %s: %s of %s (%s differs)\n",
-			       dry_run ? "would replace" : "replaced", e->name,
-			       e->view->name, e->path, it->why);
-			replaced++;
-			break;
-		case PLAN_KEEP:
-			if (it->held)
-				printf("%s %s: its last good pin (the entry failed; its grant did not change)\n",
-				       dry_run ? "would keep" : "kept", e->name);
-			else
-				info_v("unchanged %s", e->name);
-			kept++;
-			break;
-		case PLAN_SKIP:
-			skipped++;
-			break;
-		case PLAN_FAIL:
-			if (!it->pinned)
-				break;
-			printf("%s %s: its entry failed\n",
-			       dry_run ? "would remove" : "removed", e->name);
-			dropped++;
-			break;
-		}
-	}
-	for (size_t i = 0; i < pl->nr_stale; i++)
-		printf("%s %s: not in the policy\n",
-		       dry_run ? "would remove" : "removed", pl->stale[i]);
-	/* With entries that failed there was something to do: the summary. */
-	if (!plan_has_changes(pl) && !plan_failed(pl)) {
-		printf("nothing to do: %zu pin%s match%s the policy\n", kept,
-		       kept == 1 ? "" : "s", kept == 1 ? "es" : "");
-		return;
-	}
-	printf("%s%zu created, %zu replaced, %zu removed, %zu unchanged",
-	       dry_run ? "dry run, nothing changed: " : "", created, replaced,
-	       pl->nr_stale + dropped, kept);
-	if (skipped)
-		printf(", %zu skipped (nofail)", skipped);
-	if (plan_failed(pl))
-		printf(", %zu failed", plan_failed(pl));
-	printf("\n");
-}
-
 /* Attach IT's view to its target and pin it in the next directory, with
  * the entry's owner, mode and ACL. 0, or -errno: the entry failed
  * (reported with its file and line), and a pin may be left half made.
@@ -238,8 +154,8 @@ int plan_commit(struct plan *pl)
 		 */
 		gen_abort(&pl->dir);
 		if (pl->dir_drift[0] && !pindir_restore(&pl->dir))
-			printf("restored %s: root's, mode %04o, no ACL entries (it had %s)\n",
-			       pl->pin_dir, PINDIR_MODE, pl->dir_drift);
+			outf("restored %s: root's, mode %04o, no ACL entries (it had %s)\n",
+			     ESC(pl->pin_dir), PINDIR_MODE, pl->dir_drift);
 		else if (pl->dir_drift[0])
 			warn("%s: cannot restore its mode (%s)", pl->pin_dir, pl->dir_drift);
 		plan_print(pl, false);

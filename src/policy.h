@@ -15,6 +15,8 @@
 #include "view_table.h"
 
 #define POLICY_DEFAULT_PIN_DIR	"/sys/fs/bpf/fsiter"
+/* PIN_DIR's work directory is PIN_DIR POLICY_WORK_SUFFIX (pindir.h). */
+#define POLICY_WORK_SUFFIX	"_staging"
 #define POLICY_DEFAULT_MODE	0400
 /* Longest pin name: a bpffs name is at most NAME_MAX bytes. */
 #define POLICY_NAME_MAX		255
@@ -98,11 +100,19 @@ int policy_parse_buf(struct policy *p, const char *file, const char *buf,
  * could change, or another negative errno for a file that cannot be read.
  */
 int policy_load(struct policy *p, const char *path);
-/* Resolve users, groups and ACLs, and check grants. 0; -ENOENT if the
+/* Resolve users, groups and ACLs, check grants, and the pin-dir against
+ * the pin directories in place. 0; -ENOENT if the
  * only errors are users or groups that do not resolve (each such entry is
  * marked unresolved: apply fails just those); or -EINVAL.
  */
 int policy_validate(struct policy *p);
+/*
+ * Is the pin-dir clear of other pin directories (one that a directory
+ * NAME_staging beside it marks)? Neither inside one nor holding one's
+ * work directory: 0, or -EINVAL, reported with the file and line.
+ * policy_validate() calls it.
+ */
+int policy_validate_pin_dir(const struct policy *p);
 
 /* The N of E's view: top=N, the default if the view takes it, else 0. */
 unsigned int policy_entry_top(const struct policy_entry *e);

@@ -68,8 +68,8 @@ const char *policy_path_error(const char *path)
 
 const char *policy_pin_dir_error(const char *dir)
 {
-	const char *why = policy_path_error(dir);
-	size_t len = strlen(dir);
+	const char *why = policy_path_error(dir), *work = POLICY_WORK_SUFFIX, *c;
+	size_t len = strlen(dir), n = strlen(work);
 
 	if (why)
 		return why;
@@ -79,6 +79,9 @@ const char *policy_pin_dir_error(const char *dir)
 		return "a trailing '/'; write the directory without it";
 	if (!strcmp(dir, "/sys/fs/bpf"))
 		return "that is the root of bpffs, which other programs share; name a directory inside it, like /sys/fs/bpf/fsiter";
+	for (c = strstr(dir, work); c; c = strstr(c + 1, work))
+		if (c[n] == '/' || !c[n])
+			return "a component ends in '" POLICY_WORK_SUFFIX "', as the work directory of a pin directory does, which apply empties";
 	return NULL;
 }
 

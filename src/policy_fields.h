@@ -13,7 +13,8 @@ const char *policy_name_error(const char *name);
 /* An absolute path without "." or ".." components. */
 const char *policy_path_error(const char *path);
 /* A pin-dir: a path as above, inside bpffs' root, without "//" or a
- * trailing '/'. */
+ * trailing '/', and no component ending in "_staging" (a work directory).
+ */
 const char *policy_pin_dir_error(const char *dir);
 /*
  * Decode, in place, the escapes of a field that takes them (a path, the

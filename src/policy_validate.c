@@ -397,5 +397,7 @@ int policy_validate(struct policy *p)
 	}
 	free(first);
 	tdestroy(cache, lookup_free);
+	if (ret != -ENOMEM)
+		ret = policy_validate_pin_dir(p) ?: ret;
 	return ret ?: unresolved ? -ENOENT : 0;
 }

@@ -424,9 +424,6 @@ static bool reader_stopped(const struct reader *r, const char *pin_dir)
 	return stopped;
 }
 
-/* Add R's short name to OUT ("u:fsa", "g:fsreaders", "o"), marked "!"
- * if it cannot reach PIN_DIR.
- */
 /* Is WHO ("u:alice") already in the list OUT, marked "!" or not? */
 static bool listed(const char *out, const char *who)
 {
@@ -443,17 +440,26 @@ static bool listed(const char *out, const char *who)
 	return false;
 }
 
+/* The list of readers, as long as it takes (a pin may name hundreds). */
+struct reader_text {
+	char *s;	/* "" until the first reader */
+	size_t len, cap;
+};
+
 /*
- * Adds R to the list OUT, once: the owner or the owning group may also be
- * named by an ACL entry of its own.
+ * Adds R's short name ("u:fsa", "g:fsreaders", "o") to the list OUT,
+ * marked "!" if it cannot reach PIN_DIR; once: the owner or the owning group may also be
+ * named by an ACL entry of its own. 0 or -ENOMEM.
  */
-static void add_reader_text(const struct reader *r, const char *pin_dir,
-			    char *out, size_t size)
+static int add_reader_text(const struct reader *r, const char *pin_dir,
+			   struct reader_text *out)
 {
 	bool stopped = false;
 	char who[300];
 	struct passwd *pw;
 	struct group *gr;
+	size_t need;
+	char *s;
 
 	if (r->kind == READER_USER && (pw = getpwuid(r->id)))
 		snprintf(who, sizeof(who), "u:%s", pw->pw_name);
@@ -463,26 +469,35 @@ static void add_reader_text(const struct reader *r, const char *pin_dir,
 		snprintf(who, sizeof(who), "o");
 	else
 		snprintf(who, sizeof(who), "%c:%u", r->kind == READER_USER ? 'u' : 'g', r->id);
-	if (listed(out, who))
-		return;
+	if (listed(out->s, who))
+		return 0;
 	if (r->kind != READER_USER || r->id != 0)
 		stopped = reader_stopped(r, pin_dir);
-	snprintf(out + strlen(out), size - strlen(out), "%s%s%s",
-		 *out ? "," : "", stopped ? "!" : "", who);
+	need = out->len + strlen(who) + 3;	/* ",!" and the NUL */
+	if (need > out->cap) {
+		s = realloc(out->s, need > 2 * out->cap ? need : 2 * out->cap);
+		if (!s)
+			return -ENOMEM;
+		out->s = s;
+		out->cap = need > 2 * out->cap ? need : 2 * out->cap;
+	}
+	out->len += sprintf(out->s + out->len, "%s%s%s", out->len ? "," : "",
+			    stopped ? "!" : "", who);
+	return 0;
 }
 
-int reach_readers(const char *pin_path, const char *pin_dir, char *out,
-		  size_t size)
+int reach_readers(const char *pin_path, const char *pin_dir, char **list)
 {
 	bool mask_r = true, have_mask = false;
 	static const struct policy_entry none;
+	struct reader_text out = { NULL, 0, 0 };
 	struct stat st;
 	acl_entry_t ent;
 	acl_tag_t tag;
 	acl_t acl;
-	int id;
+	int id, ret = 0;
 
-	*out = '\0';
+	*list = NULL;
 	if (stat(pin_path, &st))
 		return -errno;
 	acl = acl_get_file(pin_path, ACL_TYPE_ACCESS);
@@ -490,12 +505,19 @@ int reach_readers(const char *pin_path, const char *pin_dir, char *out,
 		acl = acl_from_mode(st.st_mode);
 	if (!acl)
 		return -errno;
+	out.s = strdup("");
+	if (!out.s) {
+		acl_free(acl);
+		return -ENOMEM;
+	}
+	out.cap = 1;
 	for (id = ACL_FIRST_ENTRY; acl_get_entry(acl, id, &ent) == 1; id = ACL_NEXT_ENTRY)
 		if (!acl_get_tag_type(ent, &tag) && tag == ACL_MASK) {
 			have_mask = true;
 			mask_r = has_perm(ent, ACL_READ);
 		}
-	for (id = ACL_FIRST_ENTRY; acl_get_entry(acl, id, &ent) == 1; id = ACL_NEXT_ENTRY) {
+	for (id = ACL_FIRST_ENTRY; !ret && acl_get_entry(acl, id, &ent) == 1;
+	     id = ACL_NEXT_ENTRY) {
 		struct reader r = { READER_OTHER, 0, &none };
 		unsigned int *q;
 
@@ -526,10 +548,18 @@ int reach_readers(const char *pin_path, const char *pin_dir, char *out,
 		default:
 			continue;
 		}
-		add_reader_text(&r, pin_dir, out, size);
+		ret = add_reader_text(&r, pin_dir, &out);
 	}
 	acl_free(acl);
-	if (!*out)
-		snprintf(out, size, "-");
+	if (!ret && !out.len) {
+		free(out.s);
+		out.s = strdup("-");
+		ret = out.s ? 0 : -ENOMEM;
+	}
+	if (ret) {
+		free(out.s);
+		return ret;
+	}
+	*list = out.s;
 	return 0;
 }

@@ -63,9 +63,10 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 		reach_report_fn report, void *arg, struct reach_changes *changes);
 /*
  * Who can read the pin PIN_PATH, from its owner, mode and ACL: "u:root,
- * g:fsreaders,o", each marked "!" if it cannot reach PIN_DIR. 0 or -errno.
+ * g:fsreaders,o", each marked "!" if it cannot reach PIN_DIR; "-" for
+ * nobody. Every reader, however many: *LIST is malloc'ed, to be freed.
+ * 0 or -errno.
  */
-int reach_readers(const char *pin_path, const char *pin_dir, char *out,
-		  size_t size);
+int reach_readers(const char *pin_path, const char *pin_dir, char **list);
 
 #endif

@@ -13,25 +13,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/openat2.h>
+#include "dir_trust.h"
 #include "fault.h"
 #include "mounts.h"
 #include "targets.h"
-
-/*
- * Could a user other than root change what directory DIR holds, so far as
- * its entry owned by CHILD_UID goes? A non-root owner who may write it, or
- * group (but root's) or other write without the sticky bit; in a sticky
- * directory, only for an entry owned by neither root nor DIR's owner.
- * (An ACL that lets others write shows in the group bits.)
- */
-static bool unsafe_dir(const struct stat *dir, uid_t child_uid)
-{
-	if (dir->st_uid != 0 && (dir->st_mode & S_IWUSR))
-		return true;
-	if (!(dir->st_mode & S_IWOTH) && (!(dir->st_mode & S_IWGRP) || dir->st_gid == 0))
-		return false;
-	return !(dir->st_mode & S_ISVTX) || (child_uid != 0 && child_uid != dir->st_uid);
-}
 
 /*
  * PATH, one component at a time from "/", each opened under the fd of
@@ -73,11 +58,8 @@ static int walk(const char *path, struct target *t)
 		fd = syscall(SYS_openat2, dir, name, &how, sizeof(how));
 		if (fd < 0 || fstat(fd, &cst))
 			goto fail;
-		if (!t->unsafe_len && unsafe_dir(&dst, cst.st_uid)) {
+		if (!t->unsafe_len && dir_unsafe(dir, &dst, cst.st_uid, &t->unsafe))
 			t->unsafe_len = p - 1 > path ? (unsigned int)(p - 1 - path) : 1;
-			t->unsafe_uid = dst.st_uid;
-			t->unsafe_mode = dst.st_mode;
-		}
 		close(dir);
 		dir = fd;
 		fd = -1;

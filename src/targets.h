@@ -4,6 +4,7 @@
 #define FSITER_TARGETS_H
 
 #include <sys/types.h>
+#include "dir_trust.h"
 
 struct target {
 	int fd;		/* O_PATH, or -1 */
@@ -21,12 +22,10 @@ struct target {
 	/*
 	 * The first directory on the way that a user other than root could
 	 * change (an unsafe path transition, as systemd-tmpfiles calls it):
-	 * the length of its path in the policy's path, 0 if none; its owner
-	 * and mode.
+	 * the length of its path in the policy's path, 0 if none; and who.
 	 */
 	unsigned int unsafe_len;
-	uid_t unsafe_uid;
-	mode_t unsafe_mode;
+	struct dir_trust unsafe;
 };
 
 /* How long target_open() waits for a path's filesystem. */
@@ -37,7 +36,8 @@ struct target {
  * each name under the directory fd before it, RESOLVE_NO_SYMLINKS and
  * RESOLVE_BENEATH), refusing any symlink on the way: a path means what
  * the policy says, whatever anyone swapped in; and note the first
- * directory that a user other than root may write (unsafe_len). O_PATH
+ * directory that a user other than root may write or make writable
+ * (unsafe_len: dir_unsafe()). O_PATH
  * does not open the file itself, so FIFOs and devices see nothing. The lookup itself may still block (a hard NFS
  * mount whose server is gone, a FUSE daemon that does not answer), so it
  * runs in a thread of its own, and after TARGET_OPEN_TIMEOUT_S seconds

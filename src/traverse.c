@@ -59,7 +59,9 @@ int traverse_load(struct traverse *t, const char *pin_dir)
 	int ret = 0;
 
 	memset(t, 0, sizeof(*t));
-	manifest_path(pin_dir, SUFFIX, path);
+	ret = manifest_path(pin_dir, SUFFIX, path);
+	if (ret)
+		return ret;
 	if (access(path, F_OK))
 		return errno == ENOENT ? 0 : -errno;
 	root = json_object_from_file(path);
@@ -92,7 +94,11 @@ int traverse_save(struct traverse *t, const char *pin_dir)
 
 	if (!t->changed)
 		return 0;
-	manifest_path(pin_dir, SUFFIX, path);
+	if (manifest_path(pin_dir, SUFFIX, path)) {
+		err("%s: a pin directory too long to name its record of grant-traverse",
+		    pin_dir);
+		return -ENAMETOOLONG;
+	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	root = json_object_new_array();
 	for (size_t i = 0; root && i < t->n; i++) {

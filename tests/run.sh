@@ -179,8 +179,10 @@ lane_612() {
 	# The views and fsiter-pin build once, against 6.12's BTF, and run on
 	# both kernels (CO-RE); the selftests build for each kernel from its
 	# own series: 6.1's once its kernel is built (lane_61).
+	# The VM suites inject faults (FSITER_FAULT): a test build.
 	if step "build" locked cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$k" \
-		-DFSITER_SELFTEST_KERNEL_DIRS="$k" -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+		-DFSITER_SELFTEST_KERNEL_DIRS="$k" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DFSITER_FAULT_INJECTION=ON &&
 		step "compile" locked cmake --build "$build" -j "$(nproc)"; then
 		ready userspace ok
 	else

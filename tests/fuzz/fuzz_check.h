@@ -137,7 +137,7 @@ static void check_parsed(const struct policy *p)
 		if (e->mode & ~0444)
 			BROKEN("'%s' has mode %04o", e->name, (unsigned int)e->mode);
 		if (e->options & ~(POLICY_OPT_NOFAIL | POLICY_OPT_EXPOSE_RAW |
-				   POLICY_OPT_EXPOSE_CACHE))
+				   POLICY_OPT_EXPOSE_CACHE | POLICY_OPT_HARDLINKS))
 			BROKEN("'%s' has options %#x", e->name, e->options);
 		if (policy_find(p, e->name) != e)
 			BROKEN("policy_find('%s') is not entry %zu", e->name, i);

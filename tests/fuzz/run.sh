@@ -39,7 +39,7 @@ TMPDIR=$(mktemp -d "$base/fsiter-fuzz.XXXXXX")
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 
-src=(diag view_table policy policy_fields policy_load policy_validate)
+src=(diag view_table policy policy_fields policy_load policy_validate policy_pin_dir)
 files=()
 for s in "${src[@]}"; do files+=("$top/src/$s.c"); done
 

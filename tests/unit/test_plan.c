@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "fsiter_uapi.h"
 #include "pin_json.h"
 #include "plan.h"
@@ -268,6 +269,91 @@ static void test_findings(void)
 	      "the stale pin no entry names, not the skipped one's: %s", found[6]);
 }
 
+/* What FN(ARG) prints on stdout, in OUT. */
+static void stdout_of(void (*fn)(void *), void *arg, char *out, size_t size)
+{
+	FILE *tmp = tmpfile();
+	int saved, n = 0;
+
+	fflush(stdout);
+	saved = dup(1);
+	if (!tmp || saved < 0 || dup2(fileno(tmp), 1) < 0)
+		abort();
+	fn(arg);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	rewind(tmp);
+	n = fread(out, 1, size - 1, tmp);
+	out[n] = '\0';
+	fclose(tmp);
+}
+
+/* No control byte but newlines, no byte outside printable ASCII. */
+static bool clean(const char *s)
+{
+	for (; *s; s++)
+		if ((*s < 0x20 && *s != '\n') || *s >= 0x7f || *s < 0)
+			return false;
+	return true;
+}
+
+static int lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static void print_dry(void *pl)
+{
+	plan_print(pl, true);
+}
+
+static void print_text(void *text)
+{
+	outf("%s", (const char *)text);
+}
+
+/*
+ * What apply and audit print on stdout holds no raw control byte, whatever
+ * the paths and names: escaped as in messages, one line per pin.
+ */
+static void test_print_escapes(void)
+{
+	struct policy_entry e[] = { entry("inode", "c", 0), entry("cache", "r", 0) };
+	struct plan_item items[2] = {
+		{ .entry = &e[0], .action = PLAN_CREATE },
+		{ .entry = &e[1], .action = PLAN_REPLACE, .pinned = true, .why = "view" },
+	};
+	char *stale[] = { "s\a" }, out[4096];
+	struct plan pl = { .items = items, .nr_items = 2, .stale = stale, .nr_stale = 1,
+			   .pin_dir = "/sys/fs/bpf/\x1b]0;title\a",
+			   .dir_drift = "mode 0755" };
+
+	e[0].path = "/srv/\x1b[2J\nfake line";
+	e[1].path = "/srv/\xc2\x9b" "2J\xff";
+	stdout_of(print_dry, &pl, out, sizeof(out));
+	CHECK(clean(out), "plan_print: a raw control byte in '%s'", out);
+	CHECK(lines(out) == 5, "plan_print: 5 lines, got %d: '%s'", lines(out), out);
+	CHECK(strstr(out, "would create c: inode of /srv/\\x1b[2J\\nfake line\n"),
+	      "the path as a policy writes it: '%s'", out);
+	CHECK(strstr(out, "/srv/\\xc2\\x9b2J\\xff (view differs)"),
+	      "a C1 control and a byte that is not UTF-8: '%s'", out);
+	CHECK(strstr(out, "would remove s\\x07: not in the policy"), "the stale name: '%s'", out);
+	CHECK(strstr(out, "would restore /sys/fs/bpf/\\x1b]0;title\\x07:"), "the pin dir: '%s'",
+	      out);
+
+	stdout_of(print_text, "a\x1b[2Jb\nc\n", out, sizeof(out));
+	CHECK(!strcmp(out, "a\\x1b[2Jb\\x0ac\n"), "outf: the last guard, but the last newline: '%s'",
+	      out);
+	stdout_of(print_text, "caf\xc3\xa9 \xc3\n", out, sizeof(out));
+	CHECK(!strcmp(out, "caf\xc3\xa9 \\xc3\n"), "outf: UTF-8 kept, a cut sequence escaped: '%s'",
+	      out);
+}
+
 int main(void)
 {
 	test_drift_inode();
@@ -277,5 +363,6 @@ int main(void)
 	test_drift_word();
 	test_match();
 	test_findings();
+	test_print_escapes();
 	return check_summary();
 }

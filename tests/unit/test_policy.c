@@ -256,6 +256,9 @@ static void test_bad_fields(void)
 	bad("set pin-dir /sys//fs/bpf", "pin-dir '/sys//fs/bpf': write it with single slashes");
 	bad("set pin-dir \"/sys/fs/bpf\\x2f\"", "pin-dir '/sys/fs/bpf/': a trailing '/'");
 	bad("set pin-dir /sys/fs/bpf/a\n\nset pin-dir /sys/fs/bpf/a\n", "t.conf:3: 'set pin-dir' given twice (first at line 1)");
+	/* Another pin directory's work directory, or inside one. */
+	bad("\nset pin-dir /sys/fs/bpf/fsiter_staging", "t.conf:2: pin-dir '/sys/fs/bpf/fsiter_staging': a component ends in '_staging'");
+	bad("set pin-dir /sys/fs/bpf/a_staging/b", "t.conf:1: pin-dir '/sys/fs/bpf/a_staging/b': a component ends in '_staging'");
 	bad("set grant-traverse no\nset pin-dir /sys/fs/bpf/a\nset grant-traverse yes\n", "t.conf:3: 'set grant-traverse' given twice (first at line 1)");
 	bad("set grant-traverse maybe", "expected 'yes', 'others' or 'no'");
 	bad("set colour blue", "unknown setting 'colour'");
@@ -562,6 +565,62 @@ static int load(struct policy *p, const char *dir, const char *name)
 	return ret;
 }
 
+/* MKDIR TOP/SUB, or fail the test. */
+static void make_dir(const char *top, const char *sub)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", top, sub);
+	if (mkdir(path, 0700)) {
+		printf("FAIL: cannot make %s\n", path);
+		exit(1);
+	}
+}
+
+/*
+ * A pin-dir inside another policy's pin directory (a directory with its
+ * work directory NAME_staging beside it), or holding one's work
+ * directory, is refused, with the file and line: the other's apply
+ * would remove its pins. Its own work directory beside it is fine.
+ */
+static void test_nested(void)
+{
+	char top[] = "/tmp/fsiter-test-nested.XXXXXX", text[4096], want[4096];
+	struct policy p;
+	int ret;
+
+	if (!mkdtemp(top)) {
+		printf("FAIL: mkdtemp\n");
+		failures++;
+		return;
+	}
+	make_dir(top, "a");
+	make_dir(top, "a_staging");
+	make_dir(top, "c");
+	make_dir(top, "c/d");
+	make_dir(top, "c/d_staging");
+
+	snprintf(text, sizeof(text), "# nested\nset pin-dir %s/a/b/x\n", top);
+	snprintf(want, sizeof(want), "t.conf:2: pin-dir '%s/a/b/x': inside %s/a, the pin directory of another policy (%s/a_staging is its work directory)",
+		 top, top, top);
+	bad(text, want);
+
+	snprintf(text, sizeof(text), "set pin-dir %s/c\n", top);
+	snprintf(want, sizeof(want), "t.conf:1: pin-dir '%s/c': holds %s/c/d_staging, the work directory of another policy's pin directory",
+		 top, top);
+	bad(text, want);
+
+	snprintf(text, sizeof(text), "set pin-dir %s/a\ncache x /etc/passwd\n", top);
+	policy_init(&p);
+	ret = run(&p, "t.conf", text, 1);
+	CHECK(ret == 0 && !msgs_len, "its own work directory beside it: %d", ret);
+	policy_free(&p);
+
+	snprintf(text, sizeof(text), "rm -rf '%s'", top);
+	if (system(text))
+		printf("cannot remove %s\n", top);
+}
+
 /* Drop-ins: byte order, /dev/null masks, and nobody else may write. */
 static void test_load(void)
 {
@@ -722,6 +781,7 @@ int main(void)
 	test_escaped_echo();
 	test_path_escapes();
 	test_load();
+	test_nested();
 	free(msgs);
 	printf("%d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;

@@ -54,6 +54,7 @@ static int times(const char *list, const char *who)
 /* The readers of a root-owned file with the ACL TEXT, in OUT. */
 static int readers_of(const char *text, char *out, size_t size)
 {
+	char *list = NULL;
 	char dir[] = "/tmp/fsiter-reach.XXXXXX", file[64];
 	acl_t acl = NULL;
 	int fd, ret;
@@ -68,7 +69,10 @@ static int readers_of(const char *text, char *out, size_t size)
 	if (!ret && acl_set_file(file, ACL_TYPE_ACCESS, acl))
 		ret = -errno;
 	if (!ret)
-		ret = reach_readers(file, dir, out, size);
+		ret = reach_readers(file, dir, &list);
+	if (!ret)
+		snprintf(out, size, "%s", list);
+	free(list);
 	if (fd >= 0)
 		close(fd);
 	acl_free(acl);
@@ -94,11 +98,48 @@ static void test_readers(void)
 	CHECK(!ret && times(out, "u:root") == 1 && times(out, "u:nobody") == 1 &&
 	      times(out, "g:nogroup") == 1 && times(out, "o") == 1 && !strstr(out, "g:root"),
 	      "named entries, other, and not the group without r: '%s'", out);
+	ret = readers_of("u::rw-,g::---,m::---,o::---", out, sizeof(out));
+	CHECK(!ret && !strcmp(out, "u:root"), "the owner alone: '%s'", out);
+}
+
+/*
+ * 500 named readers, uids 200000 to 200499 (no such users: "u:200000"),
+ * are all listed, each once and whole: 4096 bytes used to hold 456.
+ */
+static void test_many_readers(void)
+{
+	size_t size = 64 + 500 * 24;
+	char *text = malloc(size), *out = malloc(size), who[32];
+	size_t len;
+	int ret, missing = 0;
+
+	if (!text || !out)
+		abort();
+	len = snprintf(text, size, "u::rw-,g::---,o::---,m::r--");
+	for (int i = 0; i < 500; i++)
+		len += snprintf(text + len, size - len, ",u:%d:r--", 200000 + i);
+	ret = readers_of(text, out, size);
+	if (ret == -EOPNOTSUPP || getuid()) {
+		printf("skip: reach_readers of 500 readers (no ACLs on /tmp, or not root)\n");
+		goto out;
+	}
+	CHECK(!ret, "reach_readers, 500 readers: %s", strerror(-ret));
+	for (int i = 0; i < 500; i++) {
+		snprintf(who, sizeof(who), "u:%d", 200000 + i);
+		missing += times(out, who) != 1;
+	}
+	CHECK(!missing && times(out, "u:root") == 1,
+	      "500 readers and the owner, each once: %d missing, %zu bytes", missing,
+	      strlen(out));
+out:
+	free(text);
+	free(out);
 }
 
 int main(void)
 {
 	test_readers();
+	test_many_readers();
 	CHECK(may(&other, 0, 0, 0755, NULL), "o+x lets everyone through");
 	CHECK(!may(&other, 0, 0, 0750, NULL), "o-x stops everyone");
 	CHECK(!may(&other, 0, 0, 0700, "u::rwx,g::---,g:nogroup:--x,m::--x,o::---"),

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A pin-dir against the pin directories already in bpffs: another
+ * policy's apply replaces its whole pin directory and empties its work
+ * directory, so one pin directory inside another, or holding another's
+ * work directory, would lose its pins to the other's next apply.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "policy.h"
+
+static bool is_dir(int at, const char *path)
+{
+	struct stat st;
+
+	return !fstatat(at, path, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode);
+}
+
+static bool has_suffix(const char *s, size_t len)
+{
+	size_t n = strlen(POLICY_WORK_SUFFIX);
+
+	return len >= n && !strncmp(s + len - n, POLICY_WORK_SUFFIX, n);
+}
+
+/*
+ * The first directory above DIR that is a pin directory (a directory
+ * POLICY_WORK_SUFFIX beside it says so) into OTHER: 1, or 0.
+ */
+static int inside_pin_dir(const char *dir, char other[PATH_MAX])
+{
+	char work[PATH_MAX];
+	const char *s;
+
+	for (s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
+		snprintf(other, PATH_MAX, "%.*s", (int)(s - dir), dir);
+		if (snprintf(work, sizeof(work), "%s%s", other, POLICY_WORK_SUFFIX) < PATH_MAX &&
+		    is_dir(AT_FDCWD, work))
+			return 1;
+	}
+	return 0;
+}
+
+/* A work directory of another pin directory in DIR, into OTHER: 1, or 0. */
+static int holds_work_dir(const char *dir, char other[PATH_MAX])
+{
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return 0;	/* not made yet: holds nothing */
+	while (!ret && (de = readdir(d)))
+		if (has_suffix(de->d_name, strlen(de->d_name)) &&
+		    is_dir(dirfd(d), de->d_name) &&
+		    snprintf(other, PATH_MAX, "%s/%s", dir, de->d_name) < PATH_MAX)
+			ret = 1;
+	closedir(d);
+	return ret;
+}
+
+int policy_validate_pin_dir(const struct policy *p)
+{
+	const char *dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
+	const struct loc dflt = { .file = p->nr_files ? p->files[0] : "policy" };
+	const struct loc *loc = p->pin_dir ? &p->pin_dir_loc : &dflt;
+	const char *as = p->pin_dir ? "" : " (the default)";
+	char other[PATH_MAX];
+
+	if (inside_pin_dir(dir, other)) {
+		err_at(loc, "pin-dir '%s'%s: inside %s, the pin directory of another policy (%s%s is its work directory), whose next apply would remove these pins",
+		       ESC(dir), as, ESC(other), ESC(other), POLICY_WORK_SUFFIX);
+		return -EINVAL;
+	}
+	if (holds_work_dir(dir, other)) {
+		err_at(loc, "pin-dir '%s'%s: holds %s, the work directory of another policy's pin directory, which this apply would remove",
+		       ESC(dir), as, ESC(other));
+		return -EINVAL;
+	}
+	return 0;
+}
