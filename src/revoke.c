@@ -27,13 +27,20 @@ DIR *opendir_at(int dirfd, const char *name)
 	return dir;
 }
 
-/* MODE, and an ACL that is only MODE, on the inode of O_PATH fd FD. */
+/*
+ * Owner root:root, MODE, and an ACL that is only MODE, on the inode of
+ * O_PATH fd FD. The owner goes first: the owner of an inode may chmod it
+ * and set its ACL, also through an fd kept open after the name is gone,
+ * so a non-root owner could undo anything done before the chown.
+ */
 static int set_bare_mode(int fd, mode_t mode)
 {
 	char proc[64];
 	acl_t acl = NULL;
 	int ret = 0;
 
+	if (fchownat(fd, "", 0, 0, AT_EMPTY_PATH))
+		return -errno;
 	/* An O_PATH fd takes no fchmod(), nor fsetxattr(): its /proc link does. */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	if (chmod(proc, mode))

@@ -4,8 +4,10 @@
  * fd on it, or on its directory, or sit in that directory; the kernel
  * checks the pin's own mode and ACL when it is opened again (through
  * /proc/self/fd/N or by name), not the directories it was found through.
- * So a pin that goes away first gets mode 0000 and no ACL entries, and a
- * directory that goes away first gets 0700, before anything is unlinked.
+ * So a pin that goes away first gets owner root:root, mode 0000 and no ACL
+ * entries, and a directory that goes away first gets root:root and 0700,
+ * before anything is unlinked. Owner first: an owner may chmod and setfacl
+ * through a kept fd.
  */
 #ifndef FSITER_REVOKE_H
 #define FSITER_REVOKE_H
@@ -17,7 +19,8 @@
 
 /* opendir() of NAME in DIRFD, not following a symlink; NULL with errno. */
 DIR *opendir_at(int dirfd, const char *name);
-/* Mode 0000 and an ACL that is only that mode, on NAME in DIRFD (a pin;
+/* Owner root:root, mode 0000 and an ACL that is only that mode, on NAME
+ * in DIRFD (a pin;
  * anything but a regular file is left). 0 or -errno.
  */
 int pin_revoke(int dirfd, const char *name);

@@ -208,8 +208,9 @@ test_concurrent() {
 }
 
 # hold NAME PATH [FILE]: as fsa, hold an O_PATH fd on PATH (holdfd.py);
-# probe NAME then re-opens through it (or FILE under the held directory)
-# and prints "read" or why not. unhold NAME stops it.
+# probe NAME [chmod|setfacl] then re-opens through it (or FILE under the
+# held directory), first widening the file's mode or ACL through the fd
+# if asked, and prints "read" or why not. unhold NAME stops it.
 hold() {
 	local d=$t/hold-$1
 	rm -rf "$d" && mkdir -m 0777 "$d"
@@ -221,7 +222,7 @@ probe() {
 	local d=$t/hold-$1 n
 	n=$(( $(cat "$d/n") + 1 ))
 	echo $n >"$d/n"
-	touch "$d/go.$n"
+	echo "${2:-}" >"$d/go.$n"
 	for _ in $(seq 1 200); do [[ -s $d/res.$n ]] && break; sleep 0.1; done
 	cat "$d/res.$n" 2>/dev/null || echo "no answer"
 }
@@ -263,6 +264,42 @@ test_revoke() {
 	check_eq "the old directory is 0700" "$(stat -c %a $work/next)" 700
 	unhold dir
 	"$tool" remove --all >/dev/null
+}
+
+# The owner of an inode may chmod it and set its ACL, through a kept fd
+# too: a revoked pin must be root's before its mode is cut.
+test_revoke_owner() {
+	echo "== a revoked pin's former owner cannot give it back to themself"
+	local how
+	printf 'set grant-traverse yes\n%s\n%s\n' \
+		"cache ow /etc/passwd 0400 fsa root" \
+		"cache ok /etc/group 0400 root root" >$t/o1.conf
+	printf 'set grant-traverse yes\n%s\n' "cache ok /etc/group 0400 root root" >$t/o2.conf
+	"$tool" remove --all >/dev/null 2>&1
+	for how in chmod setfacl; do
+		"$tool" apply $t/o1.conf >/dev/null
+		check_eq "owner fsa" "$(stat -c %U $pins/ow)" fsa
+		hold ow-$how $pins/ow
+		check_eq "the owner's fd re-opens" "$(probe ow-$how)" read
+		"$tool" apply $t/o2.conf >/dev/null
+		check_eq "entry dropped by apply, then $how through the fd: refused" \
+			"$(probe ow-$how $how)" "Operation not permitted"
+		check_eq "and a plain re-open: refused" "$(probe ow-$how)" "Permission denied"
+		unhold ow-$how
+	done
+	"$tool" apply $t/o1.conf >/dev/null
+	hold ow-rm $pins/ow
+	"$tool" remove ow >/dev/null
+	check_eq "after remove, chmod through the fd: refused" "$(probe ow-rm chmod)" "Operation not permitted"
+	check_eq "after remove, setfacl through the fd: refused" "$(probe ow-rm setfacl)" "Operation not permitted"
+	check_eq "after remove, re-open: refused" "$(probe ow-rm)" "Permission denied"
+	unhold ow-rm
+	"$tool" apply $t/o1.conf >/dev/null
+	hold ow-all $pins/ow
+	"$tool" remove --all >/dev/null
+	check_eq "after remove --all, chmod through the fd: refused" "$(probe ow-all chmod)" "Operation not permitted"
+	check_eq "after remove --all, re-open: refused" "$(probe ow-all)" "Permission denied"
+	unhold ow-all
 }
 
 run_tests
