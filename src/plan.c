@@ -280,6 +280,17 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	/* grant-traverse reads and writes ACLs and its record: under the lock. */
 	if (!ret && !no_bpffs)
 		ret = open_pin_dir(pl);
+	/*
+	 * What apply commits is the policy as it reads under the lock: one
+	 * read before it (a watch's, say) may predate a newer policy that an
+	 * apply already committed, and would bring back what that revoked.
+	 */
+	if (!ret && mode == PLAN_APPLY) {
+		ret = policy_changed(p, policy_path);
+		pl->policy_changed = ret > 0;
+		if (ret > 0)
+			ret = -ESTALE;
+	}
 	if (!ret)
 		ret = check_reach(pl);
 	if (!ret)

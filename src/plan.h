@@ -89,6 +89,7 @@ struct plan {
 	char **stale;		/* pins in the directory that no entry names */
 	size_t nr_stale;
 	bool force;		/* apply --force: replace foreign objects too */
+	bool policy_changed;	/* apply: since it was read (-ESTALE) */
 	char dir_drift[64];	/* how PIN_DIR differs from root's 0711, or "" */
 	size_t nr_foreign;	/* objects in the directory that are not pins */
 	struct plan_block *blocks;
@@ -107,7 +108,9 @@ const struct view_prog *plan_view(const struct plan *pl,
 				  const struct policy_entry *e);
 
 /* Build the plan of POLICY_PATH in PL (freed with plan_free() whatever
- * this returns). 0 or -errno, reported. Anything in the pin directory that
+ * this returns). 0 or -errno, reported; but not when applying and the
+ * policy changed between its reading and the pin directory's lock
+ * (-ESTALE, policy_changed): nothing was changed, build it again. Anything in the pin directory that
  * is not one of fsiter-pin's pins is named and counted (nr_foreign): apply
  * refuses to replace the directory unless FORCE.
  */

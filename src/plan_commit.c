@@ -233,12 +233,28 @@ static void report_unchanged(const struct plan *pl, const char *policy_path)
 	err("%s: no pin was changed, but %s", policy_path, msg);
 }
 
+/* How many times apply reads a policy that keeps changing under it. */
+#define APPLY_TRIES	5
+
 int plan_apply(const char *policy_path, bool dry_run, bool force)
 {
 	struct plan pl;
 	int ret;
 
-	ret = plan_build(&pl, policy_path, dry_run ? PLAN_DRY_RUN : PLAN_APPLY, force);
+	for (int i = 1;; i++) {
+		ret = plan_build(&pl, policy_path,
+				 dry_run ? PLAN_DRY_RUN : PLAN_APPLY, force);
+		if (!pl.policy_changed)
+			break;
+		if (i == APPLY_TRIES) {
+			err("%s: changed while it was being applied, %d times in a row",
+			    policy_path, APPLY_TRIES);
+			break;
+		}
+		info_v("%s: changed while it was being read; reading it again",
+		       policy_path);
+		plan_free(&pl);
+	}
 	if (!ret && pl.nr_foreign && !force)
 		ret = -EEXIST;	/* each named by plan_build() */
 	if (!ret && dry_run)

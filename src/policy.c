@@ -62,6 +62,7 @@ void policy_free(struct policy *p)
 		free(p->files[i]);
 	free(p->files);
 	free(p->pin_dir);
+	free(p->source);
 	policy_init(p);
 }
 

@@ -78,6 +78,11 @@ struct policy {
 	/* The files read, in order: the strings that loc.file points to. */
 	char **files;
 	size_t nr_files;
+	/* What policy_load() read, byte for byte: each file's path and text,
+	 * or that it was masked. policy_changed() compares it.
+	 */
+	char *source;
+	size_t source_len;
 };
 
 void policy_init(struct policy *p);
@@ -100,6 +105,13 @@ int policy_parse_buf(struct policy *p, const char *file, const char *buf,
  * could change, or another negative errno for a file that cannot be read.
  */
 int policy_load(struct policy *p, const char *path);
+/*
+ * Does PATH (and its drop-ins) now read otherwise than what policy_load()
+ * read into P? 1 if it does, or if it can no longer be read; 0 if not;
+ * -ENOMEM. Says nothing: apply calls it under the pin directory's lock
+ * and builds its plan again if the policy changed.
+ */
+int policy_changed(const struct policy *p, const char *path);
 /* Resolve users, groups and ACLs, check grants, and the pin-dir against
  * the pin directories in place. 0; -ENOENT if the
  * only errors are users or groups that do not resolve (each such entry is

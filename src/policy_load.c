@@ -166,6 +166,29 @@ out:
 	return ret;
 }
 
+/* Add PATH and its LEN bytes TEXT (NULL: masked) to P's source. */
+static int add_source(struct policy *p, const char *path, const char *text,
+		      size_t len)
+{
+	size_t plen = strlen(path) + 1, need;
+	char hdr[32], *s;
+	int hlen;
+
+	/* The length first: no text can pass for another file's start. */
+	hlen = snprintf(hdr, sizeof(hdr), text ? "%zu:" : "masked:", len);
+	need = p->source_len + plen + hlen + (text ? len : 0);
+	s = realloc(p->source, need);
+	if (!s)
+		return -ENOMEM;
+	memcpy(s + p->source_len, path, plen);
+	memcpy(s + p->source_len + plen, hdr, hlen);
+	if (text)
+		memcpy(s + p->source_len + plen + hlen, text, len);
+	p->source = s;
+	p->source_len = need;
+	return 0;
+}
+
 static int parse_file(struct policy *p, int dfd, const char *name,
 		      const char *path, bool dropin)
 {
@@ -175,8 +198,10 @@ static int parse_file(struct policy *p, int dfd, const char *name,
 
 	ret = read_policy(dfd, name, path, dropin, &buf, &len);
 	if (ret)
-		return ret > 0 ? 0 : ret;
-	ret = policy_parse_buf(p, path, buf, len);
+		return ret > 0 ? add_source(p, path, NULL, 0) : ret;
+	ret = add_source(p, path, buf, len);
+	if (!ret)
+		ret = policy_parse_buf(p, path, buf, len);
 	free(buf);
 	return ret;
 }
@@ -304,5 +329,24 @@ out:
 	if (dfd >= 0)
 		close(dfd);
 	free(dir);
+	return ret;
+}
+
+int policy_changed(const struct policy *p, const char *path)
+{
+	bool quiet = diag_quiet;
+	struct policy now;
+	int ret;
+
+	policy_init(&now);
+	diag_quiet = true;	/* the next plan says what is wrong, if anything */
+	ret = policy_load(&now, path);
+	diag_quiet = quiet;
+	if (ret == -ENOMEM)
+		goto out;
+	ret = ret || now.source_len != p->source_len ||
+	      (p->source_len && memcmp(now.source, p->source, p->source_len));
+out:
+	policy_free(&now);
 	return ret;
 }

@@ -769,6 +769,80 @@ static void test_load(void)
 		printf("cannot remove %s\n", top);
 }
 
+/*
+ * policy_changed(): apply reads the policy again under the lock. Any
+ * change of the file or a drop-in, a new or masked drop-in, or a file
+ * that is gone counts; reading the same bytes again does not.
+ */
+static void test_changed(void)
+{
+	char top[] = "/tmp/test_policy_changed.XXXXXX", dd[64], path[96];
+	struct policy p;
+	int ret;
+
+	if (!mkdtemp(top)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	chmod(top, 0755);
+	snprintf(dd, sizeof(dd), "%s/p.d", top);
+	mkdir(dd, 0755);
+	chmod(dd, 0755);
+	snprintf(path, sizeof(path), "%s/p.conf", top);
+	put(top, "p.conf", "cache a /etc/passwd 0440 root root u:root:r\n", 0644);
+	put(dd, "10-b.conf", "cache b /etc/group\n", 0644);
+
+	CHECK(load(&p, top, "p.conf") == 0, "load: %s", msgs);
+	CHECK(policy_changed(&p, path) == 0, "the same bytes: not changed");
+	put(top, "p.conf", "cache a /etc/passwd 0440 root root\n", 0644);
+	CHECK(policy_changed(&p, path) == 1, "the file changed");
+	policy_free(&p);
+
+	CHECK(load(&p, top, "p.conf") == 0, "load: %s", msgs);
+	put(dd, "10-b.conf", "cache b /etc/group 0444\n", 0644);
+	CHECK(policy_changed(&p, path) == 1, "a drop-in changed");
+	policy_free(&p);
+
+	CHECK(load(&p, top, "p.conf") == 0, "load: %s", msgs);
+	put(dd, "20-c.conf", "", 0644);
+	CHECK(policy_changed(&p, path) == 1, "a new drop-in, even empty");
+	policy_free(&p);
+
+	CHECK(load(&p, top, "p.conf") == 0, "load: %s", msgs);
+	snprintf(path, sizeof(path), "%s/20-c.conf", dd);
+	unlink(path);
+	CHECK(!symlink("/dev/null", path), "symlink");
+	snprintf(path, sizeof(path), "%s/p.conf", top);
+	CHECK(policy_changed(&p, path) == 1, "an empty drop-in masked");
+	policy_free(&p);
+
+	/* Masked both times; the text moved between files: still changed. */
+	CHECK(load(&p, top, "p.conf") == 0, "load: %s", msgs);
+	CHECK(policy_changed(&p, path) == 0, "masked both times: not changed");
+	put(top, "p.conf", "", 0644);
+	put(dd, "10-b.conf", "cache a /etc/passwd 0440 root root\ncache b /etc/group 0444\n", 0644);
+	CHECK(policy_changed(&p, path) == 1, "the same lines, in another file");
+	policy_free(&p);
+
+	CHECK(load(&p, top, "p.conf") == 0, "load: %s", msgs);
+	capture();
+	ret = policy_changed(&p, path);
+	release();
+	CHECK(ret == 0 && !msgs_len, "quiet, and not changed: %d %s", ret, msgs);
+	put(top, "p.conf", "inod broken /x\n", 0644);
+	capture();
+	ret = policy_changed(&p, path);
+	release();
+	CHECK(ret == 1 && !msgs_len, "now broken: changed, and says nothing: %d %s", ret, msgs);
+	unlink(path);
+	CHECK(policy_changed(&p, path) == 1, "gone: changed");
+	policy_free(&p);
+
+	snprintf(path, sizeof(path), "rm -rf '%s'", top);
+	if (system(path))
+		printf("cannot remove %s\n", top);
+}
+
 int main(void)
 {
 	test_good();
@@ -782,6 +856,7 @@ int main(void)
 	test_path_escapes();
 	test_load();
 	test_nested();
+	test_changed();
 	free(msgs);
 	printf("%d checks, %d failed\n", checks, failures);
 	return failures ? 1 : 0;

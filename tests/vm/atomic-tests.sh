@@ -302,6 +302,75 @@ test_revoke_owner() {
 	unhold ow-all
 }
 
+# wait_for_lock FILE: until the apply whose messages go to FILE waits for
+# the pin directory's lock (it has read its policy by then).
+wait_for_lock() {
+	for _ in $(seq 1 300); do
+		grep -q "waiting up to .* for the lock" "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# acl_of PIN: its ACL, on one line.
+acl_of() { getfacl -cp "$pins/$1" 2>/dev/null | tr '\n' ' '; }
+
+test_stale_policy() {
+	echo "== a policy read before the lock and changed since is not committed"
+	local conf=$t/sp.conf holder a b rc
+	printf 'set grant-traverse yes\ncache sp /etc/passwd 0400 root root u:fsa:r\n' >$t/sp-v1
+	printf 'set grant-traverse yes\ncache sp /etc/passwd 0400 root root\n' >$t/sp-v2
+	"$tool" remove --all >/dev/null 2>&1
+	install -m 0600 $t/sp-v1 $conf
+	"$tool" apply $conf >/dev/null
+	check "v1 grants fsa" grep -q "user:fsa:r" <<<"$(acl_of sp)"
+
+	# The refresh watch's case: it reads v1, waits for the lock; the
+	# admin writes v2, which revokes fsa; the watch must commit v2.
+	flock ${pins}_staging sleep 60 &
+	holder=$!
+	sleep 0.5
+	"$tool" apply $conf >$t/sp-a.out 2>&1 &
+	a=$!
+	check "the apply waits for the lock" wait_for_lock $t/sp-a.out
+	install -m 0600 $t/sp-v2 $conf
+	unlock
+	wait $a; rc=$?
+	cat $t/sp-a.out
+	check_eq "it succeeds" "$rc" 0
+	check "what it committed is v2: fsa has no grant" \
+		bash -c '! grep -q "user:fsa" <<<"$1"' _ "$(acl_of sp)"
+
+	# Two applies, both read before the lock: one of v1, one of v2
+	# (written in between). Whichever takes the lock last, v2 stays.
+	install -m 0600 $t/sp-v1 $conf
+	"$tool" apply $conf >/dev/null
+	flock ${pins}_staging sleep 60 &
+	holder=$!
+	sleep 0.5
+	"$tool" apply $conf >$t/sp-a.out 2>&1 &
+	a=$!
+	wait_for_lock $t/sp-a.out
+	install -m 0600 $t/sp-v2 $conf
+	"$tool" apply $conf >$t/sp-b.out 2>&1 &
+	b=$!
+	check "both wait for the lock" wait_for_lock $t/sp-b.out
+	unlock
+	wait $a; rc=$?
+	check_eq "the first succeeds" "$rc" 0
+	wait $b; rc=$?
+	check_eq "the second succeeds" "$rc" 0
+	check "v2 is what stays: fsa has no grant" \
+		bash -c '! grep -q "user:fsa" <<<"$1"' _ "$(acl_of sp)"
+	"$tool" remove --all >/dev/null
+}
+
+# unlock: stop the flock(1) at $holder and the sleep it runs.
+unlock() {
+	kill $(pgrep -P "$holder") "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+}
+
 run_tests
 "$tool" remove --all >/dev/null
 finish
