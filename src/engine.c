@@ -11,13 +11,17 @@
 #include "privs.h"
 #include "revoke.h"
 
-/* Keep the privileges of a reader, then open and lock DIR (pindir_open). */
+/*
+ * Keep apply's privileges, then open and lock DIR (pindir_open). Both
+ * revoke pins (remove; list, emptying the work directory of an
+ * interrupted run), which gives them to root: CAP_CHOWN.
+ */
 static int open_dir(struct pin_dir *d, const char *dir, unsigned int flags)
 {
 	int ret;
 
 	pindir_init(d);
-	ret = privs_restrict(PRIVS_READ);
+	ret = privs_restrict(PRIVS_APPLY);
 	return ret ?: pindir_open(d, dir, flags);
 }
 

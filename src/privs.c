@@ -12,8 +12,10 @@
  *   CAP_SYS_ADMIN         mount bpffs; bpf_obj_get on pins of other owners
  *   CAP_DAC_READ_SEARCH   open any policy path with O_PATH
  *   CAP_DAC_OVERRIDE      pins and directories in bpffs whatever their mode
- *   CAP_CHOWN, CAP_FOWNER set owner, mode and ACL of pins not owned by root
- * list, audit and remove need the same minus CAP_CHOWN.
+ *   CAP_CHOWN, CAP_FOWNER set owner, mode and ACL of pins not owned by root;
+ *                         give a revoked pin to root (revoke.c)
+ * list and remove need the same: both may revoke pins (list, of a run
+ * that was interrupted). audit needs the same minus CAP_CHOWN.
  */
 static const cap_value_t caps_apply[] = {
 	CAP_BPF, CAP_PERFMON, CAP_SYS_ADMIN, CAP_DAC_READ_SEARCH,

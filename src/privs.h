@@ -3,7 +3,9 @@
 #ifndef FSITER_PRIVS_H
 #define FSITER_PRIVS_H
 
-/* What apply, list, audit and remove need; see privs.c for why. */
+/* What apply, list and remove (PRIVS_APPLY), and audit (PRIVS_READ)
+ * need; see privs.c for why.
+ */
 #define PRIVS_APPLY	0
 #define PRIVS_READ	1
 
