@@ -251,12 +251,16 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	pl->policy_path = policy_path;
 	policy_init(p);
 	pindir_init(&pl->dir);
+	/* A policy file or drop-in that is missing is an error, not an empty
+	 * policy: that would remove every pin.
+	 */
 	ret = policy_load(p, policy_path);
-	if (!ret)
+	if (!ret) {
 		ret = policy_validate(p);
-	/* Users that do not resolve fail their entries, not the policy. */
-	if (ret == -ENOENT && mode != PLAN_AUDIT)
-		ret = 0;
+		/* Users that do not resolve fail their entries, not the policy. */
+		if (ret == -ENOENT && mode != PLAN_AUDIT)
+			ret = 0;
+	}
 	if (ret)
 		return ret;
 	pl->pin_dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
