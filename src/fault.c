@@ -3,9 +3,11 @@
  * Points, in the order apply passes them:
  *   mount    mounting bpffs, if it is not mounted
  *   open     each path opened (in its own thread; "~" makes it hang)
+ *   load     each view loaded         } these fail their entries alone
+ *   inspect  each pin in place read   }
  *   traverse each ACL grant-traverse sets (taking back, then giving)
  *   gen      making the next pin directory
- *   keep     each hard link of a kept pin
+ *   keep     each hard link of a kept pin (then made anew, as replaced)
  *   attach   each link created    } these three fail their entry alone
  *   pin      each pin             } (exit 3); the others fail the whole
  *   perms    each owner, mode and ACL } apply, which changes no pin

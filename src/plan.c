@@ -137,7 +137,31 @@ static int open_targets(struct plan *pl)
 	return ret;
 }
 
-/* Each view the entries use, once per top=N. */
+/* Fail each entry from the Ith on that uses E's view (and top=N) with
+ * ERR: the view did not load.
+ */
+static void fail_view(struct plan *pl, size_t i, const struct policy_entry *e,
+		      int err)
+{
+	for (; i < pl->nr_items; i++) {
+		struct plan_item *it = &pl->items[i];
+
+		if (it->action == PLAN_SKIP || it->action == PLAN_FAIL ||
+		    it->entry->view != e->view ||
+		    policy_entry_top(it->entry) != policy_entry_top(e))
+			continue;
+		err_at(&it->entry->loc, "'%s': view '%s' did not load", it->entry->name,
+		       e->view->name);
+		target_close(&it->target);
+		item_fail(it, err, false);
+	}
+}
+
+/*
+ * Each view the entries use, once per top=N. One that does not load (the
+ * verifier refused it on this kernel, say) fails its entries alone, but
+ * in audit, which has no entries to fail: audit reports it and stops.
+ */
 static int load_views(struct plan *pl)
 {
 	for (size_t i = 0; i < pl->nr_items; i++) {
@@ -155,9 +179,12 @@ static int load_views(struct plan *pl)
 		v = &pl->views[pl->nr_views];
 		memset(v, 0, sizeof(*v));
 		ret = view_load(v, e->view->id, policy_entry_top(e));
-		if (ret)
+		if (ret == -ENOMEM || (ret && pl->mode == PLAN_AUDIT))
 			return ret;
-		pl->nr_views++;
+		if (ret)
+			fail_view(pl, i, e, ret);
+		else
+			pl->nr_views++;
 	}
 	return 0;
 }
@@ -181,32 +208,52 @@ static void keep_block(const struct reach_block *b, void *arg)
 	nb[pl->nr_blocks++] = (struct plan_block){ b->entry, detail };
 }
 
-/* Can the readers of the entries that will be pinned reach them? */
+/*
+ * Can the readers of the entries that will be pinned reach them? In
+ * apply, an entry with a reader who cannot is still pinned (it grants no
+ * more than the policy says), but it counts as failed: unreachable, each
+ * stopped reader named. The others are not held up.
+ */
 static int check_reach(struct plan *pl)
 {
 	bool audit = pl->mode == PLAN_AUDIT;
-	const struct policy_entry **entries;
+	const struct policy_entry **entries = NULL;
+	struct plan_item **items = NULL;
+	bool *stopped = NULL;
 	size_t n = 0;
-	int ret;
+	int ret = -ENOMEM;
 
 	entries = calloc(pl->nr_items + 1, sizeof(*entries));
-	if (!entries)
-		return -ENOMEM;
+	items = calloc(pl->nr_items + 1, sizeof(*items));
+	stopped = calloc(pl->nr_items + 1, sizeof(*stopped));
+	if (!entries || !items || !stopped)
+		goto out;
 	/* An entry whose path is missing may keep its last good pin: its
 	 * readers still need to get through.
 	 */
 	for (size_t i = 0; i < pl->nr_items; i++) {
-		const struct plan_item *it = &pl->items[i];
+		struct plan_item *it = &pl->items[i];
 
 		if (it->action != PLAN_SKIP && (it->action != PLAN_FAIL ||
-		    (it->holdable && !it->entry->unresolved)))
+		    (it->holdable && !it->entry->unresolved))) {
+			items[n] = it;
 			entries[n++] = it->entry;
+		}
 	}
 	ret = reach_check(entries, n, audit ? GRANT_TRAVERSE_NO : pl->policy.grant_traverse,
 			  pl->pin_dir, pl->mode != PLAN_APPLY,
-			  audit ? keep_block : NULL, pl, &pl->traverse);
+			  audit ? keep_block : NULL, pl, &pl->traverse,
+			  audit ? NULL : stopped);
+	if (ret == -EACCES) {
+		for (size_t i = 0; i < n; i++)
+			items[i]->unreachable = stopped[i];
+		ret = 0;
+	}
+out:
+	free(stopped);
+	free(items);
 	free(entries);
-	return audit && ret == -EACCES ? 0 : ret;
+	return ret;
 }
 
 /* Privileges, bpffs, the kernel: all before anything is opened. 0, 1 if

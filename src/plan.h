@@ -65,6 +65,8 @@ struct plan_item {
 	int err;		/* apply: why the entry failed (reported), or 0 */
 	bool holdable;		/* it failed for a missing path or user */
 	bool held;		/* failed, but keeps its last good pin */
+	bool unreachable;	/* pinned, but a reader it grants is stopped
+				 * on the way to the pin directory: failed */
 	enum plan_action action;
 	bool pinned;		/* the pin directory has a pin of this name */
 	struct pin_info pin;	/* pinned: what it is */

@@ -81,6 +81,28 @@ static int stage_failed(struct plan *pl, struct plan_item *it, int error)
 	return 0;
 }
 
+/*
+ * IT's pin, to be kept, could not be linked into the next directory
+ * (ERROR, said): make it anew from its entry, as a replaced pin, or if
+ * that cannot be done either (a held pin has no open path), it fails
+ * alone. 0, or -errno as stage_failed().
+ */
+static int keep_failed(struct plan *pl, struct plan_item *it, int error)
+{
+	int ret = -EBADF;
+
+	if (!it->held && it->target.fd >= 0)
+		ret = stage_new(pl, it);
+	if (!ret) {
+		info("%s: made anew, as its pin could not be kept", it->entry->name);
+		it->action = PLAN_REPLACE;
+		it->why = "not kept";
+		return 0;
+	}
+	it->held = false;
+	return stage_failed(pl, it, ret == -EBADF ? error : ret);
+}
+
 /* Fill the next generation of the pin directory. An entry that cannot be
  * staged fails alone; 0, or -errno if the next directory itself failed.
  */
@@ -93,6 +115,8 @@ static int stage(struct plan *pl)
 
 		if (it->action == PLAN_KEEP) {
 			ret = gen_keep(&pl->dir, it->entry->name);
+			if (ret && ret != -ENOMEM)
+				ret = keep_failed(pl, it, ret);
 		} else if (it->action == PLAN_CREATE || it->action == PLAN_REPLACE) {
 			ret = stage_new(pl, it);
 			if (ret)
@@ -185,6 +209,9 @@ static int report_failed(const struct plan *pl, bool dry_run)
 			err_at(&it->entry->loc, "'%s' failed: %s", it->entry->name,
 			       it->held ? "its last good pin stays" :
 			       it->pinned ? "its pin is removed" : "not pinned");
+		else if (it->unreachable)
+			err_at(&it->entry->loc, "'%s' failed: pinned, but a reader it grants cannot reach it (said above)",
+			       it->entry->name);
 	}
 	err("%s: %zu entr%s failed; the others %s applied", pl->policy_path, n,
 	    n == 1 ? "y" : "ies", dry_run ? "would be" : "were");

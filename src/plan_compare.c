@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diag.h"
+#include "fault.h"
 #include "fsiter_uapi.h"
 #include "manifest.h"
 #include "perms.h"
@@ -135,11 +136,17 @@ static int compare_item(struct plan *pl, struct plan_item *it)
 	const struct policy_entry *e = it->entry;
 	int ret;
 
-	ret = pin_read(&pl->dir, e->name, &it->pin);
-	if (ret && pl->mode != PLAN_AUDIT) {
-		err("%s/%s: %s", pl->dir.path, e->name, strerror(-ret));
+	ret = fault_at("inspect");
+	if (!ret)
+		ret = pin_read(&pl->dir, e->name, &it->pin);
+	if (ret == -ENOMEM)
 		return ret;
-	}
+	/* A pin of this name that cannot be read is replaced, like one that
+	 * differs: apply's own directory holds nothing it must keep.
+	 */
+	if (ret && pl->mode != PLAN_AUDIT)
+		warn("%s/%s: cannot read it (%s); it is replaced", pl->dir.path,
+		     e->name, strerror(-ret));
 	if (ret)
 		it->drift = DRIFT_UNREADABLE;
 	else

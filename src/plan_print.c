@@ -21,7 +21,8 @@ size_t plan_failed(const struct plan *pl)
 	size_t n = 0;
 
 	for (size_t i = 0; i < pl->nr_items; i++)
-		n += pl->items[i].action == PLAN_FAIL || pl->items[i].held;
+		n += pl->items[i].action == PLAN_FAIL || pl->items[i].held ||
+		     pl->items[i].unreachable;
 	return n;
 }
 

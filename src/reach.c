@@ -42,7 +42,7 @@ static int add_reader(struct readers *rs, enum reader_kind kind,
 	if (!r)
 		return -ENOMEM;
 	rs->r = r;
-	r[rs->n++] = (struct reader){ kind, id, e };
+	r[rs->n++] = (struct reader){ kind, id, e, false };
 	return 0;
 }
 
@@ -298,6 +298,7 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 					  traverse_needs_others(acl, r) };
 		c->report(&b, c->arg);
 		c->blocked = true;
+		rs->r[i].stopped = true;
 	}
 	if (!ret && ngiven && !c->dry_run) {
 		ret = fault_at("traverse");
@@ -350,9 +351,25 @@ static int check_dirs(struct reach_ctx *c, const struct readers *rs,
 	return ret == 1 ? 0 : ret;
 }
 
+/* Is a reader that E grants stopped, by the check that filled RS? */
+static int entry_stopped(const struct readers *rs, const struct policy_entry *e)
+{
+	struct readers one = { 0 };
+	int ret;
+
+	ret = collect(&e, 1, &one);
+	for (size_t i = 0; !ret && i < one.n; i++)
+		for (size_t j = 0; !ret && j < rs->n; j++)
+			ret = rs->r[j].stopped && rs->r[j].kind == one.r[i].kind &&
+			      rs->r[j].id == one.r[i].id;
+	free(one.r);
+	return ret;
+}
+
 int reach_check(const struct policy_entry *const *entries, size_t n,
 		enum grant_traverse gt, const char *pin_dir, bool dry_run,
-		reach_report_fn report, void *arg, struct reach_changes *changes)
+		reach_report_fn report, void *arg, struct reach_changes *changes,
+		bool *stopped)
 {
 	struct reach_ctx c = { gt, dry_run, { 0 }, report ?: print_block,
 			       arg, false };
@@ -369,6 +386,12 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 		ret = traverse_take_back(&c.rec, rs.r, rs.n, dry_run);
 	if (!ret && rs.n)
 		ret = check_dirs(&c, &rs, pin_dir);
+	for (size_t i = 0; !ret && stopped && i < n; i++) {
+		r = c.blocked ? entry_stopped(&rs, entries[i]) : 0;
+		if (r < 0)
+			ret = r;
+		stopped[i] = r > 0;
+	}
 	if (!ret && c.blocked)
 		ret = -EACCES;
 	/* Recorded even after a failure: what was added stays known. */

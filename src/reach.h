@@ -18,6 +18,7 @@ struct reader {
 	enum reader_kind kind;
 	unsigned int id;
 	const struct policy_entry *first;	/* the first entry granting it */
+	bool stopped;		/* reach_check(): a directory stops it */
 };
 
 /*
@@ -56,11 +57,14 @@ struct reach_changes {
  * back what an earlier apply's grant-traverse added and no reader needs
  * now, and record what it adds; call it under the pin directory's lock.
  * What it changed goes to *CHANGES (if not NULL), whatever it returns.
- * 0, -EACCES if anyone is stopped, or -errno.
+ * If STOPPED is not NULL, STOPPED[I] says whether a reader that
+ * ENTRIES[I] grants is stopped. 0, -EACCES if anyone is stopped, or
+ * -errno.
  */
 int reach_check(const struct policy_entry *const *entries, size_t n,
 		enum grant_traverse gt, const char *pin_dir, bool dry_run,
-		reach_report_fn report, void *arg, struct reach_changes *changes);
+		reach_report_fn report, void *arg, struct reach_changes *changes,
+		bool *stopped);
 /*
  * Who can read the pin PIN_PATH, from its owner, mode and ACL: "u:root,
  * g:fsreaders,o", each marked "!" if it cannot reach PIN_DIR; "-" for

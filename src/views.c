@@ -4,6 +4,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include "diag.h"
+#include "fault.h"
 #include "fsiter_uapi.h"
 #include "pin_info.h"
 #include "target_kind.h"
@@ -93,7 +94,9 @@ int view_load(struct view_prog *v, enum view_id id, __u32 top)
 	v->desc = &view_table[id];
 	v->top = top;
 	errno = 0;
-	ret = open_object(v);
+	ret = fault_at("load");
+	if (!ret)
+		ret = open_object(v);
 	if (ret) {
 		err("view '%s': cannot load its program: %s (run with -v for the verifier's log)",
 		    v->desc->name, strerror(-ret));

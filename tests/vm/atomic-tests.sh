@@ -58,7 +58,7 @@ check "a and b differ" test "$same_a" != "$same_b"
 
 test_faults() {
 	echo "== a fault in the work directory or the exchange leaves the old pins exactly as they were"
-	for point in gen keep swap; do
+	for point in gen swap; do
 		"$tool" apply $t/a.conf >/dev/null
 		before=$(snap)
 		inode=$(stat -c %i $pins)
@@ -300,6 +300,36 @@ test_revoke_owner() {
 	check_eq "after remove --all, chmod through the fd: refused" "$(probe ow-all chmod)" "Operation not permitted"
 	check_eq "after remove --all, re-open: refused" "$(probe ow-all)" "Permission denied"
 	unhold ow-all
+}
+
+test_isolated_failures() {
+	echo "== a view that does not load, a pin that cannot be read or kept: that entry alone"
+	local out rc
+	"$tool" apply $t/a.conf >/dev/null
+	keep_before=$(snap | grep '^keepme ')
+	out=$(FSITER_FAULT=keep "$tool" apply $t/b.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "keep: a kept pin that cannot be linked is made anew" "$rc" 0
+	check "keep: said" grep -q "^fsiter-pin: keepme: made anew, as its pin could not be kept$" <<<"$out"
+	check "keep: a new link" test "$(snap | grep '^keepme ')" != "$keep_before"
+	check_eq "keep: otherwise b's state" "$(same)" "$same_b"
+
+	"$tool" apply $t/a.conf >/dev/null
+	out=$(FSITER_FAULT=inspect "$tool" apply $t/a.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "inspect: a pin that cannot be read is replaced" "$rc" 0
+	check "inspect: said" grep -q "cannot read it (Input/output error); it is replaced" <<<"$out"
+	check_eq "inspect: a's state" "$(same)" "$same_a"
+
+	"$tool" apply $t/a.conf >/dev/null
+	out=$(FSITER_FAULT=load "$tool" apply $t/b.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "load: the entries of that view fail" "$rc" 3
+	check "load: each named" grep -q "b.conf:[0-9]*: '[a-z]*': view '[a-z-]*' did not load" <<<"$out"
+	check "load: the others applied" grep -q "b.conf: [0-9]* entr[a-z]* failed; the others were applied$" <<<"$out"
+	check "load: dropme removed all the same" test ! -e $pins/dropme
+	check_eq "nothing left in the work directory" "$(ls -A $work | wc -l)" 0
+	"$tool" remove --all >/dev/null
 }
 
 # wait_for_lock FILE: until the apply whose messages go to FILE waits for
