@@ -59,23 +59,6 @@ static int all_found(const char *dir, char **names, size_t n, char **found,
 	return ret;
 }
 
-/* Are the N NAMES of D all fsiter-pin's pins? Names each one that is not. */
-static int all_pins(struct pin_dir *d, char **names, size_t n)
-{
-	int ret = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *what = pin_foreign(d, names[i]);
-
-		if (what) {
-			err("%s/%s: %s, not a pin of fsiter-pin's (--force removes it)",
-			    d->path, names[i], what);
-			ret = -EEXIST;
-		}
-	}
-	return ret;
-}
-
 int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
 {
 	struct pin_dir d;
@@ -99,15 +82,30 @@ int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
 	} else {
 		ret = all_found(dir, names, n, found, nfound);
 	}
-	if (!ret && !force)
-		ret = all_pins(&d, names, n);
-	for (size_t i = 0; i < n && !ret; i++) {
-		ret = pin_remove(&d, names[i]);
-		if (ret == -EISDIR)	/* --force: a directory and what it holds */
-			ret = tree_remove(d.cur_fd, names[i], -1);
-		if (ret) {
-			err("%s/%s: %s", dir, names[i], strerror(-ret));
-			break;
+	if (ret)
+		goto out;	/* a name that is not there: remove none */
+	/* Each name on its own: what is not ours (without --force) or
+	 * cannot be removed stays, named, and the others go.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		const char *what = force ? NULL : pin_foreign(&d, names[i]);
+		int r;
+
+		if (what) {
+			err("%s/%s: %s, not a pin of fsiter-pin's; it is kept (--force removes it)",
+			    dir, ESC(names[i]), what);
+			ret = ret ? ret : -EEXIST;
+			continue;
+		}
+		r = pin_remove(&d, names[i]);
+		if (r == -EISDIR)	/* --force: a directory and what it holds */
+			r = tree_remove(d.cur_fd, names[i], -1);
+		if (r) {
+			err("%s/%s: %s", dir, ESC(names[i]), strerror(-r));
+			ret = ret ? ret : r;
+			if (r == -ENOMEM)
+				break;
+			continue;
 		}
 		outf("removed %s\n", ESC(names[i]));
 	}

@@ -230,6 +230,7 @@ void pindir_close(struct pin_dir *d)
 		close(d->work_fd);	/* drops the lock */
 	if (d->parent_fd >= 0)
 		close(d->parent_fd);
+	free(d->carry);
 	pindir_init(d);
 }
 
@@ -338,14 +339,63 @@ int gen_keep(struct pin_dir *d, const char *name)
 	return ret;
 }
 
+int gen_carry(struct pin_dir *d, const char *name)
+{
+	const char **carry;
+	struct stat st;
+	int ret;
+
+	if (fstatat(d->cur_fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		ret = -errno;
+		err("%s/%s: %s", d->path, name, strerror(-ret));
+		return ret;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return gen_keep(d, name);
+	carry = realloc(d->carry, (d->nr_carry + 1) * sizeof(*carry));
+	if (!carry)
+		return -ENOMEM;
+	d->carry = carry;
+	carry[d->nr_carry++] = name;
+	return 0;
+}
+
+static void forget_carried(struct pin_dir *d)
+{
+	free(d->carry);
+	d->carry = NULL;
+	d->nr_carry = 0;
+}
+
+/* Move the first N carried directories FROM_FD to TO_FD; how many moved. */
+static size_t move_carried(struct pin_dir *d, size_t n, int from_fd, int to_fd)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (renameat2(from_fd, d->carry[i], to_fd, d->carry[i], RENAME_NOREPLACE)) {
+			err("%s/%s: cannot move it %s: %s", d->path, d->carry[i],
+			    from_fd == d->cur_fd ? "to the next pin directory" : "back",
+			    strerror(errno));
+			break;
+		}
+	return i;
+}
+
 int gen_commit(struct pin_dir *d)
 {
+	size_t moved = 0;
 	int old_fd, ret;
 
 	/* Still out of reach in the work directory: open it up for the
 	 * readers the pins' own modes let in.
 	 */
 	ret = set_dir_mode(d->new_fd, d->new_path, PINDIR_MODE);
+	if (!ret && d->nr_carry) {
+		moved = move_carried(d, d->nr_carry, d->cur_fd, d->new_fd);
+		if (moved < d->nr_carry)
+			ret = -EIO;
+	}
 	if (!ret)
 		ret = fault_at("swap");
 	/* The switch, one rename. The old directory lands in the work
@@ -356,9 +406,18 @@ int gen_commit(struct pin_dir *d)
 		ret = -errno;
 	if (ret) {
 		err("%s: cannot switch to the new pins: %s", d->path, strerror(-ret));
+		/* What moved goes back: gen_abort() removes the next
+		 * directory. If it cannot, the next directory stays (said)
+		 * and the next run empties it: nothing else is that safe.
+		 */
+		if (move_carried(d, moved, d->new_fd, d->cur_fd) < moved) {
+			forget_carried(d);
+			return ret;
+		}
 		gen_abort(d);
 		return ret;
 	}
+	forget_carried(d);
 	close(d->new_fd);
 	d->new_fd = -1;
 	/* PIN_DIR is the new directory now: the old fd names the old one.
@@ -388,6 +447,7 @@ int gen_commit(struct pin_dir *d)
 
 void gen_abort(struct pin_dir *d)
 {
+	forget_carried(d);
 	if (d->new_fd < 0)
 		return;
 	close(d->new_fd);

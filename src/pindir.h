@@ -38,6 +38,9 @@ struct pin_dir {
 	int new_fd;		/* the next PIN_DIR, in the work dir; -1 */
 	bool made_parent;	/* pindir_open() created PATH's parent */
 	bool made_work;		/* pindir_open() created the work directory */
+	/* Directories gen_carry() moves over at the switch (not owned). */
+	const char **carry;
+	size_t nr_carry;
 };
 
 
@@ -79,6 +82,13 @@ int pindir_restore(struct pin_dir *d);
 int gen_begin(struct pin_dir *d);
 /* Keep PIN_DIR's pin NAME in the next one (a hard link). */
 int gen_keep(struct pin_dir *d, const char *name);
+/*
+ * Carry NAME, which is not a pin of ours, over to the next PIN_DIR as it
+ * is: a hard link now, or a directory (which takes none) moved over by
+ * gen_commit() just before the switch, and back if the switch fails.
+ * NAME must live until gen_commit() or gen_abort(). 0 or -errno (said).
+ */
+int gen_carry(struct pin_dir *d, const char *name);
 /* Swap the next PIN_DIR in, and remove the old one. */
 int gen_commit(struct pin_dir *d);
 /* Remove the next PIN_DIR: nothing changed. */

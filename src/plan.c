@@ -357,6 +357,9 @@ void plan_free(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_stale; i++)
 		free(pl->stale[i]);
 	free(pl->stale);
+	for (size_t i = 0; i < pl->nr_kept; i++)
+		free(pl->kept[i]);
+	free(pl->kept);
 	for (size_t i = 0; i < pl->nr_blocks; i++)
 		free(pl->blocks[i].detail);
 	free(pl->blocks);

@@ -94,6 +94,8 @@ struct plan {
 	bool policy_changed;	/* apply: since it was read (-ESTALE) */
 	char dir_drift[64];	/* how PIN_DIR differs from root's 0711, or "" */
 	size_t nr_foreign;	/* objects in the directory that are not pins */
+	char **kept;		/* those, kept as they are (no --force) */
+	size_t nr_kept;
 	struct plan_block *blocks;
 	size_t nr_blocks;
 	struct view_prog *views;	/* loaded: one per view and top=N */
@@ -112,9 +114,10 @@ const struct view_prog *plan_view(const struct plan *pl,
 /* Build the plan of POLICY_PATH in PL (freed with plan_free() whatever
  * this returns). 0 or -errno, reported; but not when applying and the
  * policy changed between its reading and the pin directory's lock
- * (-ESTALE, policy_changed): nothing was changed, build it again. Anything in the pin directory that
- * is not one of fsiter-pin's pins is named and counted (nr_foreign): apply
- * refuses to replace the directory unless FORCE.
+ * (-ESTALE, policy_changed): nothing was changed, build it again.
+ * Anything in the pin directory that is not one of fsiter-pin's pins is
+ * named and counted (nr_foreign): unless FORCE, apply keeps it as it is
+ * (kept[]), and an entry of the same name fails.
  */
 int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	       bool force);

@@ -123,6 +123,9 @@ static int stage(struct plan *pl)
 				ret = stage_failed(pl, it, ret);
 		}
 	}
+	/* Not ours: as they are (plan_compare()). */
+	for (size_t i = 0; i < pl->nr_kept && !ret; i++)
+		ret = gen_carry(&pl->dir, pl->kept[i]);
 	return ret;
 }
 
@@ -160,8 +163,6 @@ int plan_commit(struct plan *pl)
 {
 	int ret;
 
-	if (pl->nr_foreign && !pl->force)
-		return -EEXIST;	/* each named by plan_build() */
 	if (plan_has_changes(pl)) {
 		ret = gen_begin(&pl->dir);
 		if (ret)
@@ -195,13 +196,22 @@ int plan_commit(struct plan *pl)
 	return 0;
 }
 
-/* Name each failed entry, after the changes; PLAN_PARTIAL if any. */
+/*
+ * Name each failed entry, after the changes, and the objects that are
+ * not ours and were kept; PLAN_PARTIAL if any.
+ */
 static int report_failed(const struct plan *pl, bool dry_run)
 {
 	size_t n = plan_failed(pl);
 
+	if (pl->nr_kept)
+		err("%s: %zu object%s in %s that %s not fsiter-pin's %s kept as %s (--force removes them)",
+		    pl->policy_path, pl->nr_kept, pl->nr_kept == 1 ? "" : "s",
+		    pl->dir.path, pl->nr_kept == 1 ? "is" : "are",
+		    dry_run ? "would be" : pl->nr_kept == 1 ? "was" : "were",
+		    pl->nr_kept == 1 ? "it is" : "they are");
 	if (!n)
-		return 0;
+		return pl->nr_kept ? PLAN_PARTIAL : 0;
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		const struct plan_item *it = &pl->items[i];
 
@@ -282,8 +292,6 @@ int plan_apply(const char *policy_path, bool dry_run, bool force)
 		       policy_path);
 		plan_free(&pl);
 	}
-	if (!ret && pl.nr_foreign && !force)
-		ret = -EEXIST;	/* each named by plan_build() */
 	if (!ret && dry_run)
 		plan_print(&pl, true);
 	else if (!ret)

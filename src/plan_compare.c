@@ -229,6 +229,58 @@ static void compare_failed(struct plan *pl)
 	json_object_put(manifest);
 }
 
+static bool is_kept(const struct plan *pl, const char *name)
+{
+	for (size_t i = 0; i < pl->nr_kept; i++)
+		if (!strcmp(pl->kept[i], name))
+			return true;
+	return false;
+}
+
+static int keep_foreign(struct plan *pl, const char *name)
+{
+	char **kept = realloc(pl->kept, (pl->nr_kept + 1) * sizeof(*kept));
+
+	if (!kept)
+		return -ENOMEM;
+	pl->kept = kept;
+	kept[pl->nr_kept] = strdup(name);
+	if (!kept[pl->nr_kept])
+		return -ENOMEM;
+	pl->nr_kept++;
+	return 0;
+}
+
+/*
+ * A kept foreign object is neither stale nor an entry's pin: an entry of
+ * its name fails (its object stays), and it is not removed.
+ */
+static void fail_taken_names(struct plan *pl)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pl->nr_items; i++) {
+		struct plan_item *it = &pl->items[i];
+
+		if (!it->pinned || !is_kept(pl, it->entry->name))
+			continue;
+		it->pinned = false;
+		if (it->action == PLAN_SKIP || it->action == PLAN_FAIL)
+			continue;
+		err_at(&it->entry->loc, "'%s': %s/%s is not a pin of fsiter-pin's, and it is kept (--force replaces it)",
+		       ESC(it->entry->name), pl->dir.path, ESC(it->entry->name));
+		it->action = PLAN_FAIL;
+		it->err = -EEXIST;
+	}
+	for (size_t j = 0; j < pl->nr_stale; j++) {
+		if (is_kept(pl, pl->stale[j]))
+			free(pl->stale[j]);
+		else
+			pl->stale[n++] = pl->stale[j];
+	}
+	pl->nr_stale = n;
+}
+
 int plan_compare(struct plan *pl)
 {
 	char **names = NULL;
@@ -244,23 +296,29 @@ int plan_compare(struct plan *pl)
 		return ret;
 	}
 	/* Anything else someone put there (a directory, another tool's
-	 * maps and programs) goes with the old directory: only with --force.
+	 * maps and programs) goes with the old directory with --force, and
+	 * is carried over to the next one as it is without.
 	 */
-	for (size_t j = 0; j < n && pl->mode != PLAN_AUDIT; j++) {
+	for (size_t j = 0; j < n && pl->mode != PLAN_AUDIT && !ret; j++) {
 		const char *what = pin_foreign(&pl->dir, names[j]);
 
 		if (!what)
 			continue;
 		pl->nr_foreign++;
-		if (pl->force)
+		if (pl->force) {
 			warn("%s/%s: %s, not a pin of fsiter-pin's; %s (--force)",
-			     pl->dir.path, names[j], what,
+			     pl->dir.path, ESC(names[j]), what,
 			     pl->mode == PLAN_APPLY ? "removing it" : "it would be removed");
-		else
-			err("%s/%s: %s, not a pin of fsiter-pin's; refusing to replace the pin directory (--force removes it)",
-			    pl->dir.path, names[j], what);
+			continue;
+		}
+		warn("%s/%s: %s, not a pin of fsiter-pin's; it is kept as it is (--force removes it)",
+		     pl->dir.path, ESC(names[j]), what);
+		ret = keep_foreign(pl, names[j]);
 	}
-	ret = plan_match(pl, names, n);
+	if (!ret)
+		ret = plan_match(pl, names, n);
+	if (!ret)
+		fail_taken_names(pl);
 	for (size_t i = 0; i < pl->nr_items && !ret; i++) {
 		struct plan_item *it = &pl->items[i];
 

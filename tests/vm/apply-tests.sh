@@ -279,19 +279,34 @@ test_foreign() {
 	fresh fo "cache fo-a /etc/passwd 0444"
 	mkdir -p $pins/fo-dir/sub
 	bpftool map create $pins/fo-map type array key 4 value 4 entries 1 name fo_map
-	out=$("$tool" apply $t/fo.conf 2>&1); rc=$?
-	echo "$out"
-	check_eq "apply refuses" "$rc" 1
-	check "naming the directory" has "$pins/fo-dir: a directory, not a pin of fsiter-pin's; refusing to replace the pin directory (--force removes it)"
+	map_ino=$(stat -c %i $pins/fo-map)
+	try fo "set grant-traverse others" "cache fo-a /etc/passwd 0444" \
+		"cache fo-b /etc/group 0444" "cache fo-map /etc/hosts 0444"
+	check_eq "apply applies the rest, and says what it kept (exit 3)" "$rc" 3
+	check "naming the directory" has "$pins/fo-dir: a directory, not a pin of fsiter-pin's; it is kept as it is (--force removes it)"
 	check "naming the map" has "$pins/fo-map: a BPF map"
-	check "both stay" test -d $pins/fo-dir/sub -a -e $pins/fo-map
+	check "the entry of the map's name fails" has "fo.conf:4: 'fo-map': $pins/fo-map is not a pin of fsiter-pin's, and it is kept (--force replaces it)"
+	check "the last line counts them" has "fo.conf: 2 objects in $pins that are not fsiter-pin's were kept as they are (--force removes them)"
+	check "the others are pinned" test -e $pins/fo-a -a -e $pins/fo-b
+	check "both stay, the directory with what it holds" test -d $pins/fo-dir/sub -a -e $pins/fo-map
+	check_eq "the map is the same object" "$(stat -c %i $pins/fo-map)" "$map_ino"
+	{ cat $t/fo.conf; echo "cache fo-c /etc/passwd 0400"; } >$t/fo2.conf
+	out=$(FSITER_FAULT=swap "$tool" apply $t/fo2.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "a failed switch" "$rc" 1
+	check "puts the directory back" test -d $pins/fo-dir/sub
+	check_eq "nothing left in the work directory" "$(ls -A ${pins}_staging | wc -l)" 0
 	out=$("$tool" remove --all 2>&1); rc=$?
-	check_eq "remove --all refuses too" "$rc" 1
-	check "and removes nothing" test -e $pins/fo-a
+	echo "$out"
+	check_eq "remove --all: exit 1 for what it kept" "$rc" 1
+	check "it names them" has "$pins/fo-dir: a directory, not a pin of fsiter-pin's; it is kept (--force removes it)"
+	check "and removes every pin of ours" test ! -e $pins/fo-a -a ! -e $pins/fo-b
+	check "not theirs" test -d $pins/fo-dir/sub -a -e $pins/fo-map
 	out=$("$tool" apply --force $t/fo.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "apply --force" "$rc" 0
-	check "removes them" test ! -e $pins/fo-dir -a ! -e $pins/fo-map -a -e $pins/fo-a
+	check "removes them" test ! -e $pins/fo-dir -a -e $pins/fo-a
+	check "and pins the entry of the map's name" test -e $pins/fo-map
 	check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
 	mkdir -p $pins/fo-dir2/a/b
 	check "remove --force removes a directory tree" "$tool" remove --force fo-dir2
@@ -424,16 +439,14 @@ test_says_traverse() {
 	check "the pin stays" test -e $pins/sm-a
 
 	# fsb's x is given, then apply fails for another reason
-	mkdir $pins/st-dir
-	out=$("$tool" apply $t/st2.conf 2>&1); rc=$?
+	out=$(FSITER_FAULT=gen "$tool" apply $t/st2.conf 2>&1); rc=$?
 	echo "$out"
-	check_eq "a directory in the pin directory: apply fails" "$rc" 1
+	check_eq "the next pin directory cannot be made: apply fails" "$rc" 1
 	check "it says what it gave" has "^fsiter-pin: gave search permission on /sys/fs/bpf to user 'fsb' (grant-traverse: u:fsb:x, with a new ACL mask)$"
 	check_eq "the last line says so" "$(last_line)" \
 		"fsiter-pin: $t/st2.conf: no pin was changed, but grant-traverse gave 1 search permission"
 	check_eq "u:fsb:x is there" "$(acl_of user:fsb:)" --x
 	check_eq "and recorded" "$(traverse_recs u)" 1
-	rmdir $pins/st-dir
 	out=$("$tool" apply $t/st2.conf 2>&1); rc=$?
 	check_eq "then it applies" "$rc" 0
 	check "fsb reads" reads fsb $pins/sm-b
