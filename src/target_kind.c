@@ -165,13 +165,13 @@ static void sb_brief(char *buf, size_t size, json_object *t)
 const struct target_kind target_kinds[TARGET_KINDS] = {
 	[TARGET_INODE] = { "inode", FSITER_FS_ITER_INODE, FEAT_FS_INODE,
 			   inode_same, inode_to_json, inode_describe_pin,
-			   inode_describe_target, inode_brief },
+			   inode_describe_target, inode_brief, "revoked_inode" },
 	[TARGET_MNT] = { "mount", FSITER_FS_ITER_MNT, FEAT_FS_MNT,
 			 mnt_same, mnt_to_json, mnt_describe_pin,
-			 mnt_describe_target, mnt_brief },
+			 mnt_describe_target, mnt_brief, "revoked_mnt" },
 	[TARGET_SB] = { "sb", FSITER_FS_ITER_SB, FEAT_FS_SB,
 			sb_same, sb_to_json, sb_describe_pin,
-			sb_describe_target, sb_brief },
+			sb_describe_target, sb_brief, "revoked_sb" },
 };
 
 const struct target_kind *target_kind_of_type(__u32 uapi_type)
@@ -188,4 +188,27 @@ const struct target_kind *target_kind_named(const char *name)
 		if (!strcmp(target_kinds[i].name, name))
 			return &target_kinds[i];
 	return &target_kinds[TARGET_INODE];
+}
+
+const struct target_kind *target_kind_of_iter(const char *target_name)
+{
+	static const char *const sections[] = FSITER_FS_ITER_SECTIONS;
+	const char *prefix = "iter/";
+
+	for (int i = 0; i < TARGET_KINDS; i++) {
+		const char *s = sections[target_kinds[i].uapi_type];
+
+		if (!strncmp(s, prefix, strlen(prefix)) &&
+		    !strcmp(s + strlen(prefix), target_name))
+			return &target_kinds[i];
+	}
+	return NULL;
+}
+
+const struct target_kind *target_kind_of_stub(const char *prog_name)
+{
+	for (int i = 0; i < TARGET_KINDS; i++)
+		if (!strncmp(target_kinds[i].stub, prog_name, BPF_OBJ_NAME_LEN - 1))
+			return &target_kinds[i];
+	return NULL;
 }

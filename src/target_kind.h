@@ -31,6 +31,10 @@ struct target_kind {
 	void (*describe_target)(char *buf, size_t size, const struct target *t);
 	/* list's TARGET column, from the object to_json() filled. */
 	void (*brief)(char *buf, size_t size, json_object *t);
+	/* The program of bpf/stub.bpf.c for this target, which prints
+	 * nothing: what a revoked link runs from then on (neuter.h).
+	 */
+	const char *stub;
 };
 
 extern const struct target_kind target_kinds[TARGET_KINDS];
@@ -41,5 +45,13 @@ extern const struct target_kind target_kinds[TARGET_KINDS];
 const struct target_kind *target_kind_of_type(__u32 uapi_type);
 /* The kind called NAME; the inode kind if none is. */
 const struct target_kind *target_kind_named(const char *name);
+/* The kind whose iterator target the kernel calls TARGET_NAME (link
+ * info's iter.target_name: "fs_inode"); NULL if none is.
+ */
+const struct target_kind *target_kind_of_iter(const char *target_name);
+/* The kind whose stub is called PROG_NAME (as truncated in prog info);
+ * NULL if none is.
+ */
+const struct target_kind *target_kind_of_stub(const char *prog_name);
 
 #endif

@@ -10,6 +10,10 @@
 #include "target_kind.h"
 #include "views.h"
 #include "view_objects.h"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "revoke_stub.skel.h"
+#pragma GCC diagnostic pop
 
 /* Each view's object, as its skeleton embeds it (bpf/CMakeLists.txt). */
 static const struct view_object {
@@ -141,5 +145,72 @@ int view_attach(const struct view_prog *v, __u32 link_flags, int target_fd,
 	if (!l)
 		return -errno;
 	*link = l;
+	return 0;
+}
+
+/* The stubs, one object per target kind, each with only its program
+ * loaded: a kernel without one target still neuters the links of others.
+ */
+static struct stub {
+	struct bpf_object *obj;
+	int fd;
+	int err;	/* its load failed: said, not tried again */
+} stubs[TARGET_KINDS];
+
+static int stub_load(struct stub *s, const char *name)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	struct bpf_program *prog, *p;
+	const void *bytes;
+	size_t size;
+	int ret;
+
+	ret = fault_at("stub");
+	if (ret)
+		return ret;
+	opts.object_name = "revoke_stub";
+	bytes = revoke_stub__elf_bytes(&size);
+	s->obj = bpf_object__open_mem(bytes, size, &opts);
+	if (!s->obj) {
+		ret = -errno;
+		return ret ?: -EINVAL;
+	}
+	prog = bpf_object__find_program_by_name(s->obj, name);
+	if (!prog)
+		return -ENOENT;
+	bpf_object__for_each_program(p, s->obj) {
+		ret = bpf_program__set_autoload(p, p == prog);
+		if (ret)
+			return ret;
+	}
+	ret = bpf_object__load(s->obj);
+	if (ret)
+		return ret;
+	s->fd = bpf_program__fd(prog);
+	return s->fd < 0 ? -EBADF : 0;
+}
+
+int stub_prog_fd(enum view_target kind, int *prog_fd)
+{
+	struct stub *s = &stubs[kind];
+	const char *name = target_kinds[kind].stub;
+	int ret;
+
+	if (s->err)
+		return s->err;
+	if (!s->obj) {
+		errno = 0;
+		ret = stub_load(s, name);
+		if (ret) {
+			err("stub '%s': cannot load it: %s (run with -v for the verifier's log)",
+			    name, strerror(-ret));
+			bpf_object__close(s->obj);
+			s->obj = NULL;
+			s->err = ret;
+			return ret;
+		}
+		info_v("stub '%s': loaded, for the links that are revoked", name);
+	}
+	*prog_fd = s->fd;
 	return 0;
 }

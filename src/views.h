@@ -42,4 +42,11 @@ void view_unload(struct view_prog *v);
 int view_attach(const struct view_prog *v, __u32 link_flags, int target_fd,
 		struct bpf_link **link);
 
+/*
+ * The stub of target kind KIND (bpf/stub.bpf.c: prints nothing), for
+ * neuter.h, into *PROG_FD: loaded on first use and kept for the run; a
+ * load that failed is said once and not tried again. 0 or -errno.
+ */
+int stub_prog_fd(enum view_target kind, int *prog_fd);
+
 #endif

@@ -354,6 +354,43 @@ static void test_print_escapes(void)
 	      out);
 }
 
+/*
+ * The stubs a revoked link runs (neuter.h): one per kind, found from the
+ * kernel's name of an iterator target, and a pin whose link runs one
+ * (revoked, but left behind) is replaced.
+ */
+static void test_stubs(void)
+{
+	static const char *const targets[] = { "fs_inode", "fs_mnt", "fs_sb" };
+	struct policy_entry e = entry("cache", "c", 0);
+	struct plan_item it = { .entry = &e,
+				.target = { .fd = 0, .ino = 12, .dev = 0x801 } };
+	struct view_prog v = { .desc = e.view, .tag = TAG_A };
+	struct pin_info pi = link_of("cache");
+
+	for (int i = 0; i < TARGET_KINDS; i++) {
+		const struct target_kind *k = &target_kinds[i];
+
+		CHECK(target_kind_of_iter(targets[k->uapi_type]) == k, "%s: target %s",
+		      k->name, targets[k->uapi_type]);
+		CHECK(k->stub && strlen(k->stub) < BPF_OBJ_NAME_LEN, "%s: a stub", k->name);
+		CHECK(target_kind_of_stub(k->stub) == k, "%s: its stub %s", k->name, k->stub);
+		CHECK(!view_by_prog_name(k->stub), "%s: its stub is no view", k->name);
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(target_kinds[j].stub, k->stub), "%s: a stub of its own",
+			      k->name);
+	}
+	CHECK(!target_kind_of_iter("task") && !target_kind_of_iter("bpf_map") &&
+	      !target_kind_of_iter("") && !target_kind_of_iter("iter/fs_inode") &&
+	      !target_kind_of_iter("fs_inodes"), "other iterator targets: none of ours");
+	CHECK(!target_kind_of_stub("fsiter_cache") && !target_kind_of_stub(""),
+	      "a view's program is no stub");
+
+	snprintf(pi.prog_name, sizeof(pi.prog_name), "%s", target_kinds[TARGET_INODE].stub);
+	CHECK(pin_drift(&it, &pi, &v) & DRIFT_FOREIGN, "a neutered link is replaced");
+	CHECK(!strcmp(drift_word(pin_drift(&it, &pi, &v)), "program"), "its program differs");
+}
+
 int main(void)
 {
 	test_drift_inode();
@@ -364,5 +401,6 @@ int main(void)
 	test_match();
 	test_findings();
 	test_print_escapes();
+	test_stubs();
 	return check_summary();
 }

@@ -1,8 +1,10 @@
 #!/bin/bash
 # views-check.sh TOP VIEW...: the views CMake builds (read from
 # src/views.def) are the views there are: one bpf/VIEW.bpf.c each, and
-# nothing else in bpf/; each has its section in docs/output.md and its
-# paragraph in fsiter-policy.conf(5).
+# nothing else in bpf/ but stub.bpf.c; each has its section in
+# docs/output.md and its paragraph in fsiter-policy.conf(5). And the
+# stubs a revoked link runs (bpf/stub.bpf.c) are one per target kind,
+# each in its target's section and named as src/target_kind.c says.
 set -euo pipefail
 top=$1
 shift
@@ -17,6 +19,24 @@ for v in "$@"; do
 done
 for f in "$top"/bpf/*.bpf.c; do
 	v=$(basename "$f" .bpf.c)
-	[[ " $* " == *" $v "* ]] || no "bpf/$v.bpf.c: no row in src/views.def"
+	[[ $v == stub || " $* " == *" $v "* ]] || no "bpf/$v.bpf.c: no row in src/views.def"
 done
+
+# The stubs: in target_kind.c, each kind's row ends with its stub's name;
+# in fsiter_uapi.h, each kind has its section. Both tables list the kinds
+# in the order of enum view_target.
+stub=$top/bpf/stub.bpf.c
+mapfile -t names < <(grep -oE '_brief, "[a-z_]+" },' "$top/src/target_kind.c" | cut -d'"' -f2)
+mapfile -t sections < <(grep -oE '"iter/[a-z_]+"' "$top/include/fsiter_uapi.h" | tr -d '"')
+(( ${#names[@]} == 3 )) || no "src/target_kind.c: ${#names[@]} stub names, not one per target kind"
+(( ${#names[@]} == ${#sections[@]} )) || no "${#names[@]} stubs for ${#sections[@]} target sections"
+for i in "${!names[@]}"; do
+	n=${names[$i]} sec=${sections[$i]:-}
+	(( ${#n} <= 15 )) || no "stub '$n': longer than a program name (15)"
+	# SEC("iter/...") on the line before the program's.
+	grep -B1 -E "^int $n\(" "$stub" | grep -qxF "SEC(\"$sec\")" ||
+		no "stub '$n': no program in section $sec in bpf/stub.bpf.c"
+done
+(( $(grep -c '^SEC("iter/' "$stub") == ${#names[@]} )) ||
+	no "bpf/stub.bpf.c: programs that are not one stub per target kind"
 exit "$fail"
