@@ -27,17 +27,22 @@ static int open_dir(struct pin_dir *d, const char *dir, unsigned int flags)
 
 int engine_list(const char *dir, json_object **pins, bool *empty)
 {
+	unsigned int unneutered = revoke_unneutered();
 	struct pin_dir d;
-	int ret;
+	int ret, neuter_ret;
 
 	*pins = NULL;
 	ret = open_dir(&d, dir, PINDIR_TIDY);
+	/* Tidying revokes what an interrupted run left: a link it could not
+	 * neuter is said, and fails list.
+	 */
+	neuter_ret = revoke_check_neutered(unneutered, dir);
 	if (!ret || ret == -ENOENT) {
 		*empty = ret == -ENOENT || d.cur_fd < 0;
 		*pins = pin_json_all(&d, &ret);
 	}
 	pindir_close(&d);
-	return ret;
+	return ret ?: neuter_ret;
 }
 
 /* Is every one of the N NAMES in FOUND? Names each one that is not. */
@@ -61,6 +66,7 @@ static int all_found(const char *dir, char **names, size_t n, char **found,
 
 int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
 {
+	unsigned int unneutered = revoke_unneutered();
 	struct pin_dir d;
 	char **found = NULL;
 	size_t nfound = 0;
@@ -110,6 +116,9 @@ int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
 		outf("removed %s\n", ESC(names[i]));
 	}
 out:
+	/* Removed, each one, but a link that could not be neutered fails it. */
+	if (revoke_check_neutered(unneutered, dir) && !ret)
+		ret = -EIO;
 	pindir_free_names(found, nfound);
 	pindir_close(&d);
 	return ret;

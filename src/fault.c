@@ -12,8 +12,12 @@
  *   pin      each pin             } (exit 3); the others fail the whole
  *   perms    each owner, mode and ACL } apply, which changes no pin
  *   swap     the rename that switches pin directories
+ *   stub     loading a stub, for the first link of its kind revoked
+ *   neuter   each link revoked (before its pin is given to root)
  *   cleanup  removing the old pin directory
- * and, for list and audit:
+ * (stub and neuter fail that link's neutering alone: the pin is revoked
+ * and removed all the same, and the command exits non-zero); and, for
+ * list and audit:
  *   read     each pin described
  */
 #include <errno.h>

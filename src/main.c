@@ -16,6 +16,8 @@
 #include "commands.h"
 #include "diag.h"
 #include "fault.h"
+#include "neuter.h"
+#include "revoke.h"
 
 #ifndef FSITER_VERSION
 #define FSITER_VERSION "unknown"
@@ -127,6 +129,8 @@ int main(int argc, char **argv)
 	}
 	libbpf_set_print(libbpf_print);
 	raise_nofile();
+	/* Whatever revokes a pin first neuters its link. */
+	revoke_set_neuter(link_neuter);
 	for (const struct command *const *cmd = commands; *cmd; cmd++) {
 		if (strcmp((*cmd)->name, argv[optind]))
 			continue;

@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include "fsiter_uapi.h"
 #include "pin_info.h"
+#include "target_kind.h"
 #include "view_table.h"
 
 void bpf_tag_hex(const unsigned char tag[BPF_TAG_SIZE],
@@ -127,7 +128,10 @@ const char *pin_foreign(struct pin_dir *d, const char *name)
 		return "not a bpffs object";
 	if (!pi.is_link)
 		return "a BPF map, program or link that is no iterator of a file or mount";
-	if (!view_by_prog_name(pi.prog_name))
+	/* A revoked pin left behind (owner or mode could not be cut after its
+	 * link was neutered) is still one of ours.
+	 */
+	if (!view_by_prog_name(pi.prog_name) && !target_kind_of_stub(pi.prog_name))
 		return "an iterator link of a program that is not one of the views";
 	return NULL;
 }

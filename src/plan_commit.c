@@ -13,6 +13,7 @@
 #include "mounts.h"
 #include "perms.h"
 #include "plan.h"
+#include "revoke.h"
 
 /* Attach IT's view to its target and pin it in the next directory, with
  * the entry's owner, mode and ACL. 0, or -errno: the entry failed
@@ -275,6 +276,7 @@ static void report_unchanged(const struct plan *pl, const char *policy_path)
 
 int plan_apply(const char *policy_path, bool dry_run, bool force)
 {
+	unsigned int unneutered = revoke_unneutered();
 	struct plan pl;
 	int ret;
 
@@ -296,10 +298,15 @@ int plan_apply(const char *policy_path, bool dry_run, bool force)
 		plan_print(&pl, true);
 	else if (!ret)
 		ret = plan_commit(&pl);
-	if (ret)
+	/* A revoked link that kept its program: the pins changed as said,
+	 * but apply did not all it should.
+	 */
+	if (revoke_check_neutered(unneutered, pl.pin_dir ?: policy_path) && !ret)
+		ret = PLAN_PARTIAL;
+	if (ret < 0)
 		report_unchanged(&pl, policy_path);
-	else
-		ret = report_failed(&pl, dry_run);
+	else if (report_failed(&pl, dry_run))
+		ret = PLAN_PARTIAL;
 	if (!dry_run)
 		apply_state_record(policy_path, ret);	/* for the metrics */
 	plan_free(&pl);

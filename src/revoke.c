@@ -2,13 +2,55 @@
 /* Revoke pins before they go; see revoke.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <search.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <acl/libacl.h>
+#include "diag.h"
 #include "revoke.h"
+
+static revoke_neuter_fn neuter_hook;
+static unsigned int unneutered;
+static void *neutered;	/* the inodes neuter_once() was called for */
+
+struct inode_key {
+	dev_t dev;
+	ino_t ino;
+};
+
+static int cmp_inode(const void *a, const void *b)
+{
+	const struct inode_key *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+void revoke_set_neuter(revoke_neuter_fn neuter)
+{
+	neuter_hook = neuter;
+}
+
+unsigned int revoke_unneutered(void)
+{
+	return unneutered;
+}
+
+int revoke_check_neutered(unsigned int before, const char *dir)
+{
+	unsigned int n = unneutered - before;
+
+	if (!n)
+		return 0;
+	err("%s: %u revoked link%s could not be neutered: an fd on %s, taken while its pin was granted, still walks the view",
+	    ESC(dir), n, n == 1 ? "" : "s", n == 1 ? "it" : "one");
+	return -EIO;
+}
 
 DIR *opendir_at(int dirfd, const char *name)
 {
@@ -54,6 +96,32 @@ static int set_bare_mode(int fd, mode_t mode)
 	return ret;
 }
 
+/*
+ * Neuter the link of the pin ST under FD, once per run: apply revokes the
+ * old pins right after the exchange and again before it unlinks each
+ * one, and a failure is said once (by the hook), and counted.
+ */
+static void neuter_once(int fd, const char *name, const struct stat *st)
+{
+	struct inode_key *key, **found = NULL;
+
+	if (!neuter_hook)
+		return;
+	key = malloc(sizeof(*key));
+	if (key) {
+		*key = (struct inode_key){ st->st_dev, st->st_ino };
+		found = tsearch(key, &neutered, cmp_inode);
+		if (found && *found != key) {
+			free(key);
+			return;		/* done in this run */
+		}
+		if (!found)
+			free(key);	/* not remembered: neutered again if seen again */
+	}
+	if (neuter_hook(fd, name))
+		unneutered++;
+}
+
 /* Revoke NAME of DIRFD unless KEEP_FD's NAME is the same inode. */
 static int revoke_unless_kept(int dirfd, const char *name, int keep_fd)
 {
@@ -67,13 +135,22 @@ static int revoke_unless_kept(int dirfd, const char *name, int keep_fd)
 		ret = -errno;
 		goto out;
 	}
-	if (keep_fd >= 0 && !fstatat(keep_fd, name, &kst, AT_SYMLINK_NOFOLLOW) &&
-	    kst.st_ino == st.st_ino && kst.st_dev == st.st_dev)
-		goto out;	/* it stays */
-	if (S_ISREG(st.st_mode))
+	if (keep_fd >= 0) {
+		if (!fstatat(keep_fd, name, &kst, AT_SYMLINK_NOFOLLOW)) {
+			if (kst.st_ino == st.st_ino && kst.st_dev == st.st_dev)
+				goto out;	/* it stays */
+		} else if (errno != ENOENT) {
+			ret = -errno;	/* it may be the live pin: left */
+			goto out;
+		}
+	}
+	if (S_ISREG(st.st_mode)) {
+		/* The link first: nothing done to the pin reaches an fd on it. */
+		neuter_once(fd, name, &st);
 		ret = set_bare_mode(fd, 0);
-	else if (S_ISDIR(st.st_mode))
+	} else if (S_ISDIR(st.st_mode)) {
 		ret = set_bare_mode(fd, 0700);
+	}
 out:
 	close(fd);
 	return ret;

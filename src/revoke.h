@@ -8,6 +8,12 @@
  * entries, and a directory that goes away first gets root:root and 0700,
  * before anything is unlinked. Owner first: an owner may chmod and setfacl
  * through a kept fd.
+ *
+ * And before the owner: an fd on the link itself, which the pin's owner
+ * may take (neuter.h), outlives all that; so the link is first given a
+ * program that prints nothing, by the hook set with revoke_set_neuter().
+ * If that fails, the pin is revoked and removed all the same, and the
+ * failure counts in revoke_unneutered().
  */
 #ifndef FSITER_REVOKE_H
 #define FSITER_REVOKE_H
@@ -17,11 +23,33 @@
 /* How deep tree_remove() goes: bpffs trees fsiter-pin makes are 1 deep. */
 #define TREE_MAX_DEPTH	8
 
+/*
+ * NEUTER(FD, NAME) makes the link of the pin under O_PATH fd FD harmless,
+ * or says why it cannot (0 or -errno). It is called for each regular
+ * file about to be revoked, before anything else is done to it, and once
+ * per inode in a run (apply revokes the old pins twice: at once after the
+ * exchange, and before each unlink). fsiter-pin sets link_neuter();
+ * NULL (the default): none.
+ */
+typedef int (*revoke_neuter_fn)(int fd, const char *name);
+void revoke_set_neuter(revoke_neuter_fn neuter);
+/* How many links could not be neutered in this run, each said by the
+ * hook; their pins were revoked and removed all the same.
+ */
+unsigned int revoke_unneutered(void);
+/*
+ * If links could not be neutered since revoke_unneutered() was BEFORE,
+ * say how many, for pin directory DIR (each was said as it failed):
+ * -EIO then, else 0.
+ */
+int revoke_check_neutered(unsigned int before, const char *dir);
+
 /* opendir() of NAME in DIRFD, not following a symlink; NULL with errno. */
 DIR *opendir_at(int dirfd, const char *name);
-/* Owner root:root, mode 0000 and an ACL that is only that mode, on NAME
- * in DIRFD (a pin;
- * anything but a regular file is left). 0 or -errno.
+/* Neuter the link of NAME in DIRFD, then give it owner root:root, mode
+ * 0000 and an ACL that is only that mode (a pin; anything but a regular
+ * file is left). 0 or -errno of the latter: a link that could not be
+ * neutered only counts in revoke_unneutered().
  */
 int pin_revoke(int dirfd, const char *name);
 /*
