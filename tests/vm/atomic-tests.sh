@@ -227,6 +227,17 @@ probe() {
 	cat "$d/res.$n" 2>/dev/null || echo "no answer"
 }
 unhold() { touch "$t/hold-$1/stop"; }
+# take_link NAME PIN [writable]: as fsa, PIN's owner, take an fd on PIN's
+# link itself (holdlink.py; with "writable" PIN stays u+w); its ready
+# file is empty, or says why not. probe NAME then walks the link anew and
+# prints its first line, "empty", or why not; unhold NAME stops it.
+take_link() {
+	local d=$t/hold-$1
+	rm -rf "$d" && mkdir -m 0777 "$d"
+	as fsa python3 "$here/holdlink.py" "${@:2:1}" "$d" "${@:3}" &
+	for _ in $(seq 1 200); do [[ -e $d/ready ]] && break; sleep 0.1; done
+	echo 0 >"$d/n"
+}
 
 test_revoke() {
 	echo "== a revoked reader who holds an O_PATH fd cannot re-open the pin"
@@ -300,6 +311,108 @@ test_revoke_owner() {
 	check_eq "after remove --all, chmod through the fd: refused" "$(probe ow-all chmod)" "Operation not permitted"
 	check_eq "after remove --all, re-open: refused" "$(probe ow-all)" "Permission denied"
 	unhold ow-all
+	revoke_link
+}
+
+# link_of PIN: the id of PIN's link.
+link_of() { bpftool link show pinned "$pins/$1" | awk 'NR == 1 { print $1 }'; }
+
+# The owner of a pin may give itself write permission and take an fd on
+# the link itself (BPF_OBJ_GET), then start walks of it (BPF_ITER_CREATE)
+# whenever it likes: a revocation gives the link a program of the same
+# target that prints nothing first. One pin of each target kind.
+revoke_link() {
+	echo "== a revoked owner's own fd on the link walks a program that prints nothing"
+	local how name out rc ok
+	echo "kernel.unprivileged_bpf_disabled = $(cat /proc/sys/kernel/unprivileged_bpf_disabled)"
+	echo data >$t/owned && chown fsa $t/owned && cat $t/owned >/dev/null
+	printf 'set grant-traverse yes\n%s\n%s\n%s\n%s\n' \
+		"cache lc $t/owned 0400 fsa root" \
+		"mount lm $t 0400 fsa root" \
+		"cache-summary ls $t 0400 fsa root" \
+		"cache ok /etc/group 0400 root root" >$t/l1.conf
+	"$tool" remove --all >/dev/null 2>&1
+	for how in apply remove; do
+		"$tool" apply $t/l1.conf >/dev/null
+		ok=$(link_of ok)
+		for name in lc lm ls; do
+			take_link $how-$name $pins/$name
+			check_eq "$name: its owner took the link" "$(cat $t/hold-$how-$name/ready)" ""
+		done
+		check "lc: the link walks the view" grep -q '^cached [0-9]' <<<"$(probe $how-lc)"
+		check "lm: the link walks the view" grep -q '^mnt.id [0-9]' <<<"$(probe $how-lm)"
+		out=$(probe $how-ls)
+		check "ls: the link walks the view ($out)" test "$out" != empty -a "$out" != "no answer"
+		if [[ $how == apply ]]; then
+			"$tool" apply $t/o2.conf >/dev/null
+		else
+			"$tool" remove lc lm ls >/dev/null
+		fi
+		for name in lc lm ls; do
+			check_eq "$name dropped by $how: its link walks nothing" "$(probe $how-$name)" empty
+			unhold $how-$name
+		done
+		check_eq "$how: ok kept, its link too" "$(link_of ok)" "$ok"
+		check "$how: and ok still shows the view" grep -q '^cached [0-9]' "$pins/ok"
+	done
+	"$tool" audit $t/o2.conf >/dev/null
+	check_eq "audit: ok's program is still the view's" "$?" 0
+
+	echo "== a replaced pin: the old link walks nothing, the new one the view"
+	"$tool" apply $t/l1.conf >/dev/null
+	take_link rp $pins/lc writable
+	check_eq "its owner made lc writable" "$(stat -c %a $pins/lc)" 600
+	out=$("$tool" apply $t/l1.conf 2>&1)
+	check "lc is replaced (its mode drifted)" grep -q "^replaced lc: .*(mode differs)$" <<<"$out"
+	check_eq "the old link walks nothing" "$(probe rp)" empty
+	check "the new pin shows the view to its owner" grep -q '^cached [0-9]' <<<"$(as fsa cat $pins/lc)"
+	unhold rp
+
+	# Faults: a test build only.
+	"$tool" --version | grep -q "a test build" || { echo "(not a test build: no faults)"; return; }
+	echo "== a link that cannot be neutered: its pin is revoked and removed all the same, and it is said"
+	grep -v "^cache lc " $t/l1.conf >$t/l3.conf
+	"$tool" apply $t/l1.conf >/dev/null
+	take_link nf $pins/lc
+	hold nf-fd $pins/lc
+	out=$(FSITER_FAULT=stub "$tool" apply $t/l3.conf 2>&1 >$t/nf.out); rc=$?
+	echo "$out"
+	check_eq "stub: apply exits 3" "$rc" 3
+	check "stub: lc is removed, as said" grep -qx "removed lc: not in the policy" $t/nf.out
+	check "stub: the stub's failure is said" \
+		grep -q "stub 'revoked_inode': cannot load it: Input/output error" <<<"$out"
+	check "stub: and the link's" grep -q "'lc': cannot neuter its link: Input/output error" <<<"$out"
+	check "stub: the last message, how many" grep -qx "fsiter-pin: /sys/fs/bpf/fsiter: 1 revoked link could not be neutered: an fd on it, taken while its pin was granted, still walks the view" <<<"$(tail -n1 <<<"$out")"
+	check "stub: lc removed all the same" test ! -e $pins/lc
+	check_eq "stub: and revoked: a re-open through a held fd is refused" "$(probe nf-fd)" "Permission denied"
+	check "stub: the link fd still walks the view, as said" grep -q '^cached [0-9]' <<<"$(probe nf)"
+	check_eq "stub: nothing left in the work directory" "$(ls -A $work | wc -l)" 0
+	unhold nf; unhold nf-fd
+
+	"$tool" apply $t/l1.conf >/dev/null
+	take_link nr $pins/lm
+	out=$(FSITER_FAULT=neuter "$tool" remove lm ls 2>&1); rc=$?
+	echo "$out"
+	check_eq "neuter: remove fails" "$rc" 1
+	check "neuter: said" grep -q "'lm': cannot neuter its link: Input/output error" <<<"$out"
+	check "neuter: lm removed all the same" grep -qx "removed lm" <<<"$out"
+	check "neuter: and ls after it" grep -qx "removed ls" <<<"$out"
+	check "neuter: and gone" test ! -e $pins/lm -a ! -e $pins/ls
+	check "neuter: the link fd still walks the view" grep -q '^mnt.id [0-9]' <<<"$(probe nr)"
+	unhold nr
+
+	echo "== killed before it neutered the old links: the next run does"
+	"$tool" apply $t/l1.conf >/dev/null
+	take_link nk $pins/lc
+	FSITER_FAULT='neuter!' "$tool" apply $t/l3.conf >/dev/null 2>&1; rc=$?
+	check_eq "neuter!: killed" "$rc" 137
+	check "neuter!: lc is gone from the pin directory" test ! -e $pins/lc
+	check "neuter!: its link not neutered yet" grep -q '^cached [0-9]' <<<"$(probe nk)"
+	"$tool" list >/dev/null
+	check_eq "neuter!: list emptied the work directory" "$(ls -A $work | wc -l)" 0
+	check_eq "neuter!: and neutered the link first" "$(probe nk)" empty
+	unhold nk
+	"$tool" remove --all >/dev/null
 }
 
 test_isolated_failures() {
