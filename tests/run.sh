@@ -20,7 +20,8 @@
 #
 # Two lanes run at once, one per kernel: a VM under TCG keeps about one
 # core busy, so the 6.1 kernel builds, and then its suites run, beside the
-# 6.12 suites. Each step's output is printed whole when it ends, between
+# 6.12 suites; a lane that is done takes the 6.12 VM steps the other has
+# not begun (vstep), so that neither core waits at the end. Each step's output is printed whole when it ends, between
 # "=== NAME" and "=== NAME: ok (N s)"; at the end comes a table of the
 # steps by time, and a warning for each step that took more than a third
 # longer than in the fresh-machine table of docs/testing.md (a warning
@@ -76,6 +77,14 @@ step() {
 	return "$rc"
 }
 
+# vstep NAME CMD...: a VM step that either lane may run: the first lane to
+# claim NAME runs it, the other goes on to the next (see "Sharing the VM
+# work" below).
+vstep() {
+	mkdir "$runlog/claim.${1//\//_}" 2>/dev/null || return 0
+	step "$@"
+}
+
 # skip NAME WHY: a step that could not run counts as failed.
 skip() {
 	say "=== $1: FAILED (not run: $2)"
@@ -111,37 +120,37 @@ locked() { flock "$runlog/build.lock" "$@"; }
 # its selftests, the bpffs ACLs, the fs_sb target), on one kernel.
 vm_kernel_suites() {
 	local v=$1 k=$2
-	step "[$v] kernel tests in the VM" vm --kernel-dir "$k" \
+	vstep "[$v] kernel tests in the VM" vm --kernel-dir "$k" \
 		--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
-	step "[$v] bpffs ACL tests in the VM" vm --kernel-dir "$k" \
+	vstep "[$v] bpffs ACL tests in the VM" vm --kernel-dir "$k" \
 		--timeout 900 -- tests/vm/acl-tests.sh "$build"
-	step "[$v] kernel safety rules in the VM" vm --kernel-dir "$k" \
+	vstep "[$v] kernel safety rules in the VM" vm --kernel-dir "$k" \
 		--timeout 1500 --mem 4096 -- tests/vm/safety-tests.sh "$build"
-	step "[$v] concurrent readers under churn, 30 s, in the VM" vm \
+	vstep "[$v] concurrent readers under churn, 30 s, in the VM" vm \
 		--kernel-dir "$k" --timeout 900 -- tests/vm/stress-tests.sh "$build" 30
 	# Says SKIP (and passes) on a kernel without the fs_sb target.
-	step "[$v] whole-filesystem views (fs_sb): cache-summary, cache-top, in the VM" \
+	vstep "[$v] whole-filesystem views (fs_sb): cache-summary, cache-top, in the VM" \
 		vm --kernel-dir "$k" --timeout 900 -- tests/vm/sb-tests.sh "$build"
 }
 
 # vm_tool_suites VER KDIR: the suites that test fsiter-pin over the kernel.
 vm_tool_suites() {
 	local v=$1 k=$2
-	step "[$v] fsiter-pin apply, list, remove in the VM" vm --kernel-dir "$k" \
+	vstep "[$v] fsiter-pin apply, list, remove in the VM" vm --kernel-dir "$k" \
 		--timeout 900 -- tests/vm/apply-tests.sh "$build"
-	step "[$v] apply is atomic: faults, kill -9, concurrency, in the VM" vm \
+	vstep "[$v] apply is atomic: faults, kill -9, concurrency, in the VM" vm \
 		--kernel-dir "$k" --timeout 900 -- tests/vm/atomic-tests.sh "$build"
-	step "[$v] fsiter-pin audit and list in the VM" vm --kernel-dir "$k" \
+	vstep "[$v] fsiter-pin audit and list in the VM" vm --kernel-dir "$k" \
 		--timeout 900 -- tests/vm/audit-tests.sh "$build"
-	step "[$v] boot and hotplug integration in the VM" vm --kernel-dir "$k" \
+	vstep "[$v] boot and hotplug integration in the VM" vm --kernel-dir "$k" \
 		--timeout 900 -- tests/vm/integration-tests.sh "$build"
-	step "[$v] hostile paths in the VM" vm --kernel-dir "$k" \
+	vstep "[$v] hostile paths in the VM" vm --kernel-dir "$k" \
 		--timeout 900 -- tests/vm/hostile-tests.sh "$build"
 }
 
 sb_stress() {
 	local v=$1 k=$2
-	step "[$v] whole-filesystem views under load: 200,000 files, split reads, signals, churn, umount" \
+	vstep "[$v] whole-filesystem views under load: 200,000 files, split reads, signals, churn, umount" \
 		vm --kernel-dir "$k" --timeout 1200 --mem 4096 -- tests/vm/sb-stress-tests.sh "$build"
 }
 
@@ -159,6 +168,7 @@ stock_kernel_tests() {
 # disks, reload, metrics, shutdown (tests/vm/systemd-boot.sh,
 # docs/systemd.md). Once is enough: the units are the same on both kernels.
 systemd_boot_tests() {
+	wait_ready deb || { echo "run.sh: the Debian package step failed" >&2; return 1; }
 	local debs=("$build"/deb/fsiter-pin_*_amd64.deb)
 	[[ -f ${debs[0]} ]] || { echo "run.sh: no package in $build/deb" >&2; return 1; }
 	tests/vm/systemd-boot.sh --kernel-dir "$1" --deb "${debs[0]}" --timeout 1800
@@ -191,15 +201,26 @@ lane_612() {
 	fi
 	step "host tests (ctest)" locked ctest --test-dir "$build" --output-on-failure
 	# The package stays in $build/deb for the systemd guest (below).
-	step "Debian package: build, lintian, contents" \
-		env FSITER_DEB_DIR="$build/deb" tests/deb/run.sh "$k"
+	if step "Debian package: build, lintian, contents" \
+		env FSITER_DEB_DIR="$build/deb" tests/deb/run.sh "$k"; then
+		ready deb ok
+	else
+		ready deb failed
+	fi
+	vm_612_suites "$k"
+}
+
+# vm_612_suites KDIR: every VM step on 6.12, in order; both lanes walk it
+# (vstep: each step runs once).
+vm_612_suites() {
+	local k=$1
 	vm_kernel_suites 6.12 "$k"
 	vm_tool_suites 6.12 "$k"
 	sb_stress 6.12 "$k"
 	# The units' filters are the same on both kernels; once is enough.
-	step "[6.12] the units' system call filters, in the VM" vm \
+	vstep "[6.12] the units' system call filters, in the VM" vm \
 		--kernel-dir "$k" --timeout 900 -- tests/vm/syscall-tests.sh "$build"
-	step "[6.12] systemd as PID 1: boot, login, hotplug, storm, reload, shutdown" \
+	vstep "[6.12] systemd as PID 1: boot, login, hotplug, storm, reload, shutdown" \
 		systemd_boot_tests "$k"
 }
 
@@ -208,12 +229,13 @@ lane_612() {
 # the 6.1 suites, beside 6.12's.
 lane_61() {
 	local k
-	step "checkpatch --strict, both series" kernel/checkpatch.sh
-	step "shellcheck" tests/shellcheck.sh
+	# Niced: the 6.12 build beside them is on the critical path.
+	step "checkpatch --strict, both series" nice -n 10 kernel/checkpatch.sh
+	step "shellcheck" nice -n 10 tests/shellcheck.sh
 	step "kernel config: 6.1 with Debian's config" \
-		scripts/kernel-deb.sh --kernel 6.1 --config debian --config-only
+		nice -n 10 scripts/kernel-deb.sh --kernel 6.1 --config debian --config-only
 	step "kernel config: 6.12 with Debian's config" \
-		scripts/kernel-deb.sh --kernel 6.12 --config debian --config-only
+		nice -n 10 scripts/kernel-deb.sh --kernel 6.12 --config debian --config-only
 	# Niced: from here on it shares the CPUs with the 6.12 lane's build
 	# and suites, which have further to go.
 	if kbuild "kernel 6.1: build (cached if built)" kdir61 nice -n 10 kernel/build.sh --kernel 6.1; then
@@ -233,6 +255,8 @@ lane_61() {
 		vm_tool_suites 6.1 "$k"
 		sb_stress 6.1 "$k"
 	fi
+	# Then the 6.12 steps that lane 6.12 has not begun.
+	wait_ready k612 && vm_612_suites "$(kdir kdir612)"
 }
 
 lane_612 &
