@@ -6,6 +6,8 @@
  *       print the iterator's output
  *   fsiter-ktool pin  [--opath] [--expose-cache] OBJ PROG PATH PIN
  *       pin an iterator link
+ *   fsiter-ktool race OBJ PROG DIR ROUNDS
+ *       race the last unlink of a file against umount (ktool_race.c)
  *
  * --opath opens PATH with O_PATH; --expose-cache attaches with
  * BPF_F_FS_ITER_EXPOSE_CACHE.
@@ -23,6 +25,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "fsiter_uapi.h"
+#include "ktool.h"
 
 /* The fs iterator type of PROG's target, from its section. */
 static __u32 iter_type(const struct bpf_program *prog)
@@ -34,6 +37,38 @@ static __u32 iter_type(const struct bpf_program *prog)
 		if (sections[t] && !strcmp(sec, sections[t]))
 			return t;
 	return FSITER_FS_ITER_INODE;	/* the RFC's programs */
+}
+
+struct bpf_object *ktool_load(const char *obj_path, const char *prog_name,
+			      struct bpf_program **progp)
+{
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	int err;
+
+	obj = bpf_object__open_file(obj_path, NULL);
+	err = libbpf_get_error(obj);
+	if (err) {
+		fprintf(stderr, "fsiter-ktool: %s: %s\n", obj_path, strerror(-err));
+		return NULL;
+	}
+	bpf_object__for_each_program(prog, obj)
+		bpf_program__set_autoload(prog, !strcmp(bpf_program__name(prog), prog_name));
+	prog = bpf_object__find_program_by_name(obj, prog_name);
+	if (!prog) {
+		fprintf(stderr, "fsiter-ktool: %s: no program '%s'\n", obj_path, prog_name);
+		goto err;
+	}
+	err = bpf_object__load(obj);
+	if (err) {
+		fprintf(stderr, "fsiter-ktool: %s: load: %s\n", obj_path, strerror(-err));
+		goto err;
+	}
+	*progp = prog;
+	return obj;
+err:
+	bpf_object__close(obj);
+	return NULL;
 }
 
 static int attach_and_run(const char *obj_path, const char *prog_name,
@@ -49,25 +84,9 @@ static int attach_and_run(const char *obj_path, const char *prog_name,
 	char buf[65536];
 	ssize_t nr;
 
-	obj = bpf_object__open_file(obj_path, NULL);
-	err = libbpf_get_error(obj);
-	if (err) {
-		fprintf(stderr, "fsiter-ktool: %s: %s\n", obj_path, strerror(-err));
-		return err;
-	}
-	bpf_object__for_each_program(prog, obj)
-		bpf_program__set_autoload(prog, !strcmp(bpf_program__name(prog), prog_name));
-	prog = bpf_object__find_program_by_name(obj, prog_name);
-	if (!prog) {
-		fprintf(stderr, "fsiter-ktool: %s: no program '%s'\n", obj_path, prog_name);
-		err = -ENOENT;
-		goto out;
-	}
-	err = bpf_object__load(obj);
-	if (err) {
-		fprintf(stderr, "fsiter-ktool: %s: load: %s\n", obj_path, strerror(-err));
-		goto out;
-	}
+	obj = ktool_load(obj_path, prog_name, &prog);
+	if (!obj)
+		return -EINVAL;
 	fd = open(path, open_flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		err = -errno;
@@ -133,6 +152,9 @@ int main(int argc, char **argv)
 	if (argc == i + 4 && !strcmp(argv[1], "pin"))
 		return attach_and_run(argv[i], argv[i + 1], argv[i + 2], flags,
 				      link_flags, argv[i + 3]) ? 1 : 0;
-	fprintf(stderr, "usage: fsiter-ktool read|pin [--opath] [--expose-cache] OBJ PROG PATH [PIN]\n");
+	if (argc == 6 && !strcmp(argv[1], "race"))
+		return ktool_race(argv[2], argv[3], argv[4], argv[5]);
+	fprintf(stderr, "usage: fsiter-ktool read|pin [--opath] [--expose-cache] OBJ PROG PATH [PIN]\n"
+		"       fsiter-ktool race OBJ PROG DIR ROUNDS\n");
 	return 2;
 }

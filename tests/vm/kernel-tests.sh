@@ -203,6 +203,18 @@ test_lifetime() {
 	umount $mt/e $mt/c $mt/b $mt/a 2>/dev/null
 }
 
+test_unlink_umount_race() {
+	echo "== lifetime: the last unlink of a pinned file races umount"
+	# 1000 rounds of: mount a tmpfs, attach to a new file, unlink it, a
+	# random spin, umount; two more processes attach and destroy links
+	# all along. The unlink worker must not hold the dentry past umount
+	# (shrink_dcache_for_umount(): "Dentry ... still in use").
+	mkdir -p /run/fsiter-kt/race
+	check "1000 rounds of unlink against umount" \
+		"$ktool" race "$views/cache.bpf.o" fsiter_cache /run/fsiter-kt/race 1000
+	check_kernel_log
+}
+
 test_unprivileged_pins() {
 	needs test_other_targets
 	echo "== pins, modes and unprivileged readers"

@@ -176,7 +176,7 @@ kill_timed() {
 # check_kernel_log: no warning, lockup, lockdep, KASAN or UBSAN report in
 # the kernel log so far (run-vm.sh checks the whole log at the end too).
 check_kernel_log() {
-	local log re='WARNING:|BUG:|Oops|soft lockup|hard LOCKUP|INFO: task .* blocked|rcu: INFO:|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|KASAN:|UBSAN:'
+	local log re='WARNING:|BUG:|Oops|soft lockup|hard LOCKUP|INFO: task .* blocked|rcu: INFO:|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|Busy inodes after unmount|KASAN:|UBSAN:'
 	log=$(dmesg | grep -E "$re")
 	[[ -z $log ]] || echo "$log"
 	check_eq "no warning, lockup or splat" "$(grep -c . <<<"$log")" 0

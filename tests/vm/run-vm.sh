@@ -46,7 +46,7 @@ die() { log "error: $*"; exit 125; }
 usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$here/run-vm.sh" >&2; exit 2; }
 
 # Kernel log lines that fail a run even when CMD passed.
-splat_re='WARNING:|BUG:|Oops|kernel BUG at|general protection fault|Kernel panic'
+splat_re='WARNING:|BUG:|Oops|kernel BUG at|general protection fault|Kernel panic|Busy inodes after unmount'
 splat_re+='|possible recursive locking|possible circular locking'
 splat_re+='|suspicious RCU usage|INFO: task .* blocked|inconsistent lock state'
 splat_re+='|sleeping function called from invalid context'
