@@ -3,11 +3,13 @@
  * The "mount" view: one mount, as "key value" lines (docs/output.md): the
  * RFC's dump_mnt plus the options, the propagation, the filesystem type
  * and the mount point. The kernel runs it with the mount tree locked, so
- * the walk up to the root sees a consistent tree.
+ * the walk up to the root sees a consistent tree. The mount point is
+ * escaped (escape.h): one line whatever its names hold.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "escape.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -23,10 +25,19 @@ char LICENSE[] SEC("license") = "GPL";
 #define MNT_SHARED	0x1000
 #define MNT_UNBINDABLE	0x2000
 
-/* Deepest mount point shown; deeper ones are cut at the top with "...". */
+/* Names the walk has room for (a power of two, for the masks). */
 #define MAX_DEPTH	32
 /* Steps of the walk up: the names and the mounts crossed between them. */
 #define WALK_STEPS	(4 * MAX_DEPTH)
+/*
+ * Deepest mount point shown; deeper ones are cut at the top with "...".
+ * Its names are escaped (escape.h), each byte in up to 4: 31 names of
+ * NAME_MAX bytes, 31 * (1 + 4 * 255) = 31651 bytes, and the lines before
+ * them, about 300, fit the 32 KiB the kernel gives one object; 32 would
+ * not, and the read would fail with E2BIG.
+ */
+#define DEPTH_SHOWN	31
+#define NAME_MAX	255
 
 struct path_walk {
 	struct seq_file *seq;
@@ -67,7 +78,7 @@ static long walk_up(__u32 idx, void *data)
 		return 0;
 	}
 	k = i - w->hops;		/* the names so far */
-	if (k >= MAX_DEPTH)
+	if (k >= DEPTH_SHOWN)
 		return 1;
 	w->names[k] = (__u64)dentry->d_name.name;
 	w->n = k + 1;
@@ -83,7 +94,8 @@ static long print_name(__u32 i, void *data)
 
 	if (i >= w->n)
 		return 1;
-	BPF_SEQ_PRINTF(seq, "/%s", (const char *)w->names[k & (MAX_DEPTH - 1)]);
+	BPF_SEQ_PRINTF(seq, "/");
+	esc_seq_str(seq, (const void *)w->names[k & (MAX_DEPTH - 1)], NAME_MAX);
 	return 0;
 }
 
