@@ -27,12 +27,14 @@
  *
  * The whole list is printed by the last run, which must fit the seq_file
  * buffer of one object (32 KiB): hence at most TOP_MAX files and paths of
- * at most PATH_SHOWN bytes.
+ * at most PATH_SHOWN bytes as printed, escaped (escape.h) so that a name
+ * cannot break its line.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "sb_walks.h"
+#include "escape.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -40,7 +42,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define READERS		32	/* concurrent walks of one loaded view */
 #define NAME_DEPTH	32	/* components of a path walked up */
 #define PATH_LEN	256	/* a path as kept: ".../" and the tail if longer */
-#define PATH_SHOWN	224	/* its bytes, less the NUL */
+#define PATH_SHOWN	224	/* its bytes as printed, less the NUL */
 #define NAME_LEN	255	/* NAME_MAX */
 
 /* Set by fsiter-pin from the entry's top=N (1..TOP_MAX). */
@@ -61,6 +63,10 @@ struct top_walk {
 	__u64 names[NAME_DEPTH];	/* a path's names, innermost first */
 	__u32 lens[NAME_DEPTH];
 	char scratch[2 * PATH_LEN];	/* a path built from its end */
+	__u64 pos;			/* where it starts */
+	__u64 cut;			/* names left out: "..." goes first */
+	char name[NAME_LEN + 1];	/* the name being put, as the dentry has it */
+	__u64 name_len;
 };
 
 struct {
@@ -198,13 +204,45 @@ static long walk_up(__u32 idx, void *data)
 	return 0;
 }
 
-/* Building the path from its end, innermost name first. */
+/*
+ * Building the path from its end, innermost name first, each byte as the
+ * view prints it (escape.h): PATH_SHOWN bounds the line as printed. The
+ * state of the build is in the walk's map value, not in the callbacks'
+ * context: the verifier reads a map value as any number, so the bounds
+ * on the position stay (see walk_up() for what it does with a count kept
+ * in the context).
+ */
 struct top_build {
 	struct top_walk *w;
 	__u64 n;
-	__u64 pos;		/* where the path starts in scratch */
-	bool cut;
 };
+
+/* A byte of w->name, from its end, before w->pos. */
+static long put_byte(__u32 idx, void *data)
+{
+	struct top_build *b = data;
+	struct top_walk *w = b->w;
+	__u64 j = idx, len = w->name_len, pos = w->pos, need;
+	__u8 c;
+
+	barrier_var(j);
+	if (j >= len || j >= NAME_LEN)
+		return 1;
+	c = w->name[(len - 1 - j) & NAME_LEN];
+	need = esc_plain(c) ? 1 : ESC_WIDTH;
+	/* Room for it, the name's '/' and a leading "..." */
+	if (pos < need + 1 + 3 || pos > PATH_SHOWN) {
+		w->cut = 1;
+		return 1;
+	}
+	pos -= need;
+	if (need == 1)
+		w->scratch[pos & (PATH_LEN - 1)] = c;
+	else
+		esc_octal(&w->scratch[pos & (PATH_LEN - 1)], c);
+	w->pos = pos;
+	return 0;
+}
 
 static long put_name(__u32 idx, void *data)
 {
@@ -213,32 +251,38 @@ static long put_name(__u32 idx, void *data)
 	barrier_var(i);
 	struct top_build *b = data;
 	struct top_walk *w = b->w;
-	__u64 len, pos = b->pos;
+	struct top_build nb = { .w = w };
+	__u64 len, start = w->pos, pos;
 	const char *name;
 
 	if (i >= b->n || i >= NAME_DEPTH)
 		return 1;
 	len = w->lens[i & (NAME_DEPTH - 1)];
 	name = (const char *)w->names[i & (NAME_DEPTH - 1)];
-	/* Room for "/name" and a leading "..." */
-	if (len > NAME_LEN || pos < len + 1 + 3) {
-		b->cut = true;
+	/* Room for "/name" and a leading "...", before any escape */
+	if (len > NAME_LEN || start < len + 1 + 3) {
+		w->cut = 1;
 		return 1;
 	}
-	pos -= len;
+	/*
+	 * Keep the mask: clang drops it as len <= NAME_LEN is known, and the
+	 * 6.12 verifier can lose len's unsigned bounds ("R2 unbounded memory
+	 * access").
+	 */
+	barrier_var(len);
+	bpf_probe_read_kernel(w->name, len & NAME_LEN, name);
+	w->name_len = len;
+	bpf_loop(NAME_LEN, put_byte, &nb, 0);
+	if (w->cut) {
+		w->pos = start;		/* no half name */
+		return 1;
+	}
+	pos = w->pos - 1;
 	barrier_var(pos);
 	if (pos >= PATH_LEN)
 		return 1;
-	/*
-	 * Keep the mask: clang drops it as len <= NAME_LEN is known, and the
-	 * 6.12 verifier, which learns len's bounds through pos, loses their
-	 * unsigned half ("R2 unbounded memory access").
-	 */
-	barrier_var(len);
-	bpf_probe_read_kernel(&w->scratch[pos], len & NAME_LEN, name);
-	pos--;
-	w->scratch[pos & (PATH_LEN - 1)] = '/';
-	b->pos = pos;
+	w->scratch[pos] = '/';
+	w->pos = pos;
 	return 0;
 }
 
@@ -251,7 +295,7 @@ static void set_path(struct top_walk *w, struct top_file *f, struct dentry *dent
 		     struct dentry *root)
 {
 	struct top_up u = { .w = w, .d = dentry, .root = root };
-	struct top_build b = { .w = w, .pos = PATH_SHOWN };
+	struct top_build b = { .w = w };
 	__u64 pos;
 
 	f->deleted = 0;
@@ -270,9 +314,11 @@ static void set_path(struct top_walk *w, struct top_file *f, struct dentry *dent
 	}
 	b.n = u.n;
 	w->scratch[PATH_SHOWN] = '\0';
+	w->pos = PATH_SHOWN;
+	w->cut = 0;
 	bpf_loop(NAME_DEPTH, put_name, &b, 0);
-	pos = b.pos;
-	if (b.cut || u.deep) {
+	pos = w->pos;
+	if (w->cut || u.deep) {
 		pos -= 3;
 		barrier_var(pos);
 		if (pos < PATH_LEN) {

@@ -15,13 +15,18 @@
  * anyone else ctx->stat is NULL, and the view prints the superblock and
  * inode lines and a "withheld" line. A walk that a kfunc error ended
  * early says so in a "folios.error" line.
+ *
+ * The name is escaped (escape.h): it is one line whatever it holds.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "folio_walk.h"
+#include "escape.h"
 
 char LICENSE[] SEC("license") = "GPL";
+
+#define NAME_MAX	255
 
 /* Octal, as stat(1) %f would be in octal: bpf_seq_printf() has no %o. */
 static void print_mode(struct seq_file *seq, umode_t m)
@@ -45,8 +50,13 @@ static void print_inode(struct seq_file *seq, struct inode *inode,
 	BPF_SEQ_PRINTF(seq, "sb.dev %u:%u\n", dev >> 20, dev & ((1U << 20) - 1));
 	BPF_SEQ_PRINTF(seq, "sb.blocksize %lu\n", sb->s_blocksize);
 	BPF_SEQ_PRINTF(seq, "sb.ops %ps\n", sb->s_op);
-	if (dentry)
-		BPF_SEQ_PRINTF(seq, "inode.name %s\n", dentry->d_name.name);
+	if (dentry) {
+		__u32 len = dentry->d_name.len;
+
+		BPF_SEQ_PRINTF(seq, "inode.name ");
+		esc_seq_str(seq, dentry->d_name.name, len < NAME_MAX ? len : NAME_MAX);
+		BPF_SEQ_PRINTF(seq, "\n");
+	}
 	BPF_SEQ_PRINTF(seq, "inode.ino %lu\n", inode->i_ino);
 	print_mode(seq, inode->i_mode);
 	BPF_SEQ_PRINTF(seq, "inode.nlink %u\n", inode->i_nlink);

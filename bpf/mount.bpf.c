@@ -3,11 +3,13 @@
  * The "mount" view: one mount, as "key value" lines (docs/output.md): the
  * RFC's dump_mnt plus the options, the propagation, the filesystem type
  * and the mount point. The kernel runs it with the mount tree locked, so
- * the walk up to the root sees a consistent tree.
+ * the walk up to the root sees a consistent tree. The mount point is
+ * escaped (escape.h): one line whatever its names hold.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "escape.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -23,24 +25,46 @@ char LICENSE[] SEC("license") = "GPL";
 #define MNT_SHARED	0x1000
 #define MNT_UNBINDABLE	0x2000
 
-/* Deepest mount point shown; deeper ones are cut at the top with "...". */
-#define MAX_DEPTH 32
+/* Names the walk has room for (a power of two, for the masks). */
+#define MAX_DEPTH	32
+/* Steps of the walk up: the names and the mounts crossed between them. */
+#define WALK_STEPS	(4 * MAX_DEPTH)
+/*
+ * Deepest mount point shown; deeper ones are cut at the top with "...".
+ * Its names are escaped (escape.h), each byte in up to 4: 31 names of
+ * NAME_MAX bytes, 31 * (1 + 4 * 255) = 31651 bytes, and the lines before
+ * them, about 300, fit the 32 KiB the kernel gives one object; 32 would
+ * not, and the read would fail with E2BIG.
+ */
+#define DEPTH_SHOWN	31
+#define NAME_MAX	255
 
 struct path_walk {
 	struct seq_file *seq;
 	struct mount *mnt;
 	struct dentry *dentry;
 	__u64 names[MAX_DEPTH];	/* component names, innermost first */
-	__u32 n;
-	bool done;
+	__u64 n;		/* names kept */
+	__u64 hops;		/* mounts crossed before the next name */
+	bool done;		/* reached the root of the mount tree */
 };
 
-static long walk_up(__u32 i, void *data)
+/*
+ * One step up: to the mount point in the parent mount, or to the parent
+ * dentry, keeping the name. Every count kept in W is derived from the
+ * callback's own index: the 6.1 verifier checks a bpf_loop callback once,
+ * with W as it is before the first call, and hard-wires the branches
+ * that call did not take, so a bound on a count it saw as 0 (the names
+ * kept, say) would be gone at run time (cache-top.bpf.c has the same).
+ */
+static long walk_up(__u32 idx, void *data)
 {
 	struct path_walk *w = data;
 	struct mount *mnt = w->mnt;
 	struct dentry *dentry = w->dentry;
+	__u64 i = idx, k;
 
+	barrier_var(i);
 	if (dentry == mnt->mnt.mnt_root || dentry == dentry->d_parent) {
 		struct mount *parent = mnt->mnt_parent;
 
@@ -50,12 +74,14 @@ static long walk_up(__u32 i, void *data)
 		}
 		w->dentry = mnt->mnt_mountpoint;
 		w->mnt = parent;
+		w->hops = i + 1 - w->n;	/* the steps so far, less the names */
 		return 0;
 	}
-	if (w->n >= MAX_DEPTH)
+	k = i - w->hops;		/* the names so far */
+	if (k >= DEPTH_SHOWN)
 		return 1;
-	w->names[w->n & (MAX_DEPTH - 1)] = (__u64)dentry->d_name.name;
-	w->n++;
+	w->names[k] = (__u64)dentry->d_name.name;
+	w->n = k + 1;
 	w->dentry = dentry->d_parent;
 	return 0;
 }
@@ -68,7 +94,8 @@ static long print_name(__u32 i, void *data)
 
 	if (i >= w->n)
 		return 1;
-	BPF_SEQ_PRINTF(seq, "/%s", (const char *)w->names[k & (MAX_DEPTH - 1)]);
+	BPF_SEQ_PRINTF(seq, "/");
+	esc_seq_str(seq, (const void *)w->names[k & (MAX_DEPTH - 1)], NAME_MAX);
 	return 0;
 }
 
@@ -131,7 +158,7 @@ int fsiter_mount(struct bpf_iter__fs_mnt *ctx)
 		return 0;
 	}
 	w.mnt = mnt->mnt_parent;
-	bpf_loop(4 * MAX_DEPTH, walk_up, &w, 0);
+	bpf_loop(WALK_STEPS, walk_up, &w, 0);
 	BPF_SEQ_PRINTF(seq, "mnt.point %s", w.done ? "" : "...");
 	if (w.n == 0)
 		BPF_SEQ_PRINTF(seq, "/");

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Hostile paths: what apply does with symlinks swapped in while it runs,
-# bind mounts over a component, FIFOs and devices, very deep paths, and
-# files under /proc and /sys. It must do what docs/security.md says,
-# follow no symlink, and never block. Runs as root inside the test VM.
+# bind mounts over a component, FIFOs and devices, very deep paths,
+# files under /proc and /sys, and names that try to forge a view's lines.
+# It must do what docs/security.md says, follow no symlink, and never
+# block. Runs as root inside the test VM.
 # Usage: hostile-tests.sh BUILD_DIR [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -220,6 +221,144 @@ while time.time() < end:
 	umount $t/churn 2>/dev/null
 	echo "$out"
 	check "applied again while the mounts kept changing" has "the mount table changed: applying"
+}
+
+# Names that try to break a view's lines, and each as every view prints
+# it (docs/output.md, "Names and paths"): a forged line after a newline,
+# a tab, a backslash (and one before digits, which must not read as an
+# escape), a control byte, invalid UTF-8, a space before "(deleted)" and
+# valid UTF-8.
+hn_raw=($'x\nfile 99999 0 0 1 forged' $'tab\there' 'back\slash' 'lit\012' $'ctl\001x'
+	$'bad\xffutf8' 'x (deleted)' $'caf\xc3\xa9')
+hn_esc=('x\012file\04099999\0400\0400\0401\040forged' 'tab\011here' 'back\134slash'
+	'lit\134012' 'ctl\001x' 'bad\377utf8' 'x\040(deleted)' 'caf\303\251')
+# Those of them that mountinfo escapes alike (it leaves other bytes raw).
+hn_mountinfo=(0 1 2 3 6)
+# pesc STRING: STRING as a policy may write it, every byte as \xNN.
+pesc() { printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n' | sed 's/../\\x&/g'; }
+# hex: the bytes of stdin, in hex.
+hex() { od -An -v -tx1 | tr -d ' \n'; }
+# check_bytes NAME ESCAPED RAW: ESCAPED, as a view prints it, decodes to RAW.
+check_bytes() { check_eq "$1" "$("$build/tests/unit/view-unescape" "$2" | hex)" "$(printf '%s' "$3" | hex)"; }
+# check_text NAME: $out is printable ASCII lines and nothing else.
+check_text() { check_eq "$1: printable ASCII only" "$(LC_ALL=C grep -c '[^ -~]' <<<"$out")" 0; }
+# check_long NAME GOT WANT: check_eq for values too long to print whole.
+check_long() {
+	if [[ $2 == "$3" ]]; then pass "$1 (${#2} bytes)"; else fail "$1: got ${#2} bytes, want ${#3}: '${2:0:60}...'"; fi
+}
+# rest KEY: the rest of the line of KEY in $out, after "KEY ".
+rest() { LC_ALL=C awk -v k="$1" 'index($0, k " ") == 1 { print substr($0, length(k) + 2) }' <<<"$out"; }
+
+test_hostile_names() {
+	echo "== names that forge lines: every view prints one object per line"
+	local d=$t/names i n esc id want one plain long
+	mkdir -p $d
+	mount -t tmpfs -o mode=1777 hn $d
+	mkdir -p $d/m
+	# A user makes the files; root makes the mount points.
+	for i in "${!hn_raw[@]}"; do
+		as fsa sh -c 'printf x >"$1"' - "$d/${hn_raw[i]}"
+		mkdir "$d/m/${hn_raw[i]}" && mount -t tmpfs hn "$d/m/${hn_raw[i]}"
+	done
+	as fsa sh -c 'printf x >"$1"; mkdir "$2" && printf x >"$2/f"' - $d/plain "$d/"$'dir\nx'
+	as fsa sh -c 'printf x >"$1"' - "$d/$(printf '\001%.0s' $(seq 1 60))"
+	long=$(printf '\377%.0s' $(seq 1 255))
+	as fsa sh -c 'printf x >"$1"' - "$d/$long"
+	{
+		echo "set grant-traverse others"
+		echo "inode hn-plain $d/plain 0444"
+		echo "inode hn-long $(pesc "$d/$long") 0444"
+		for i in "${!hn_raw[@]}"; do
+			echo "inode hn-i$i $(pesc "$d/${hn_raw[i]}") 0444"
+			echo "mount hn-m$i $(pesc "$d/m/${hn_raw[i]}") 0444"
+		done
+		echo "cache-top hn-top $d 0444"
+	} >$t/hn.conf
+	out=$(timeout 120 "$tool" apply $t/hn.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "hostile names: apply" "$rc" 0
+
+	plain=$(cat $pins/hn-plain | wc -l)
+	for i in "${!hn_raw[@]}"; do
+		out=$(cat $pins/hn-i$i)
+		check_text "inode $i"
+		check_eq "inode $i: as many lines as for a plain name" "$(wc -l <<<"$out")" "$plain"
+		check_eq "inode $i: inode.name" "$(rest inode.name)" "${hn_esc[i]}"
+		check_bytes "inode $i: inode.name decodes to the name" "$(rest inode.name)" "${hn_raw[i]}"
+
+		out=$(cat $pins/hn-m$i)
+		check_text "mount $i"
+		check_eq "mount $i: 9 lines" "$(wc -l <<<"$out")" 9
+		check_eq "mount $i: mnt.point" "$(rest mnt.point)" "$d/m/${hn_esc[i]}"
+		check_bytes "mount $i: mnt.point decodes to the mount point" "$(rest mnt.point)" "$d/m/${hn_raw[i]}"
+		if [[ " ${hn_mountinfo[*]} " == *" $i "* ]]; then
+			id=$(rest mnt.id)
+			check_eq "mount $i: mnt.point is mountinfo's field 5" "$(rest mnt.point)" \
+				"$(LC_ALL=C awk -v id="$id" '$1 == id { print $5 }' /proc/self/mountinfo)"
+		fi
+	done
+	out=$(cat $pins/hn-long)
+	check_text "inode, a name of 255 bytes 0xff"
+	check_long "inode, a name of 255 bytes 0xff: escaped whole" "$(rest inode.name)" "${long//$'\377'/\\377}"
+
+	# fsiter-pin's own account of them, from its manifest and mountinfo
+	out=$("$tool" list --json)
+	for i in "${!hn_raw[@]}"; do
+		[[ $i == 5 ]] && continue	# not UTF-8: jq would replace the byte
+		check_eq "list --json: hn-i$i path" "$(jq -r ".[] | select(.name == \"hn-i$i\") | .path" <<<"$out" | hex)" \
+			"$(printf '%s\n' "$d/${hn_raw[i]}" | hex)"
+		check_eq "list --json: hn-m$i mount_point" "$(jq -r ".[] | select(.name == \"hn-m$i\") | .target.mount_point" <<<"$out" | hex)" \
+			"$(printf '%s\n' "$d/m/${hn_raw[i]}" | hex)"
+	done
+
+	if grep -qa bpf_iter_fs_sb /sys/kernel/btf/vmlinux; then
+		out=$(cat $pins/hn-top)
+		echo "$out"
+		check_text "cache-top"
+		n=$((${#hn_raw[@]} + 4))	# and plain, dir\nx/f and the two long names
+		check_eq "cache-top: a file line per file" "$(grep -c '^file ' <<<"$out")" "$n"
+		check_eq "cache-top: no other line" "$(wc -l <<<"$out")" $((n + 5))
+		check_eq "cache-top: no forged line" "$(grep -c '^file 99999 ' <<<"$out")" 0
+		check_eq "cache-top: nothing reads as deleted" "$(grep -c ' (deleted)$' <<<"$out")" 0
+		for i in "${!hn_raw[@]}"; do
+			esc=$(LC_ALL=C awk -v ino="$(stat -c %i "$d/${hn_raw[i]}")" '$1 == "file" && $5 == ino { print $6 }' <<<"$out")
+			check_eq "cache-top $i: path" "$esc" "${hn_esc[i]}"
+			check_bytes "cache-top $i: path decodes to the name" "$esc" "${hn_raw[i]}"
+		done
+		check "cache-top: a directory's newline" has '^file [0-9 ]* dir\\012x/f$'
+		check_eq "cache-top: names whose escapes do not fit 224 bytes show as ..." \
+			"$(grep -c '^file [0-9 ]* \.\.\.$' <<<"$out")" 2
+	else
+		echo "note: no iter/fs_sb on this kernel: cache-top not checked"
+	fi
+
+	echo "== a mount point whose escapes do not fit: its outer names make way for ..."
+	out=$(python3 - "$d" "$ktool" "$views/mount.bpf.o" <<-'PY'
+	import ctypes, os, subprocess, sys
+	libc = ctypes.CDLL(None, use_errno=True)
+	os.chdir(sys.argv[1])
+	n = b"\x01" * 255
+	for _ in range(32):	# deeper than PATH_MAX: each step relative
+	    os.mkdir(n)
+	    os.chdir(n)
+	os.mkdir(n)
+	if libc.mount(b"hn", n, b"tmpfs", 0, None):
+	    sys.exit("mount: %s" % os.strerror(ctypes.get_errno()))
+	r = subprocess.run([sys.argv[2], "read", sys.argv[3], "fsiter_mount", n])
+	libc.umount2(n, 0)
+	sys.exit(r.returncode)
+	PY
+	); rc=$?
+	check_eq "deep mount: read" "$rc" 0
+	check_text "deep mount"
+	one=$(printf '\\001%.0s' $(seq 1 255))
+	want=...
+	for i in $(seq 1 31); do want+=/$one; done
+	check_long "deep mount: ... and the last 31 names, escaped" "$(rest mnt.point)" "$want"
+
+	"$tool" remove --all >/dev/null
+	for i in "${!hn_raw[@]}"; do umount "$d/m/${hn_raw[i]}"; done
+	umount $d
 }
 
 run_tests
