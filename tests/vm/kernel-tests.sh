@@ -143,9 +143,14 @@ test_shmem_dirty() {
 	mkdir -p $d && mount -t tmpfs tmpfs $d
 	t=$d/file
 	dd if=/dev/urandom of=$t bs=1M count=4 status=none
-	out=$(cachestat $t)
-	check_eq "tmpfs: cachestat(2) nr_cache" "${out% *}" 1024
-	check_eq "tmpfs: cachestat(2) nr_dirty is mainline's 0" "${out#* }" 0
+	# cachestat(2) came in 6.5: 6.1 has no syscall to keep as it is.
+	if [[ $(uname -r) == 6.1.* ]]; then
+		echo "no cachestat(2) on $(uname -r): the view alone"
+	else
+		out=$(cachestat $t)
+		check_eq "tmpfs: cachestat(2) nr_cache" "${out% *}" 1024
+		check_eq "tmpfs: cachestat(2) nr_dirty is mainline's 0" "${out#* }" 0
+	fi
 	check_eq "tmpfs: cache view: dirty" "$(cache_field dirty $t)" 1024
 	check_eq "tmpfs: cache view: cached" "$(cache_field cached $t)" 1024
 	umount $d
