@@ -14,7 +14,8 @@
  *
  * What this does not reach: an iterator fd made before (BPF_ITER_CREATE,
  * or an open(2) of the pin) holds the program it was made with, and its
- * one walk shows what that program shows.
+ * one walk, whenever it is read, shows what that program shows of the
+ * target as it is then.
  */
 #ifndef FSITER_NEUTER_H
 #define FSITER_NEUTER_H

@@ -101,14 +101,58 @@ static int open_cur(struct pin_dir *d)
 	return 0;
 }
 
+/*
+ * A run killed while it carried directories that are not ours into the
+ * next pin directory (gen_carry()) left them there. fsiter-pin makes no
+ * directory in a pin directory, so each one there goes back to PIN_DIR
+ * before the rest is emptied. 0, or -errno (said) if one cannot: then
+ * nothing is emptied, and the next directory stays for root to look at.
+ */
+static int return_carried(struct pin_dir *d)
+{
+	struct dirent *de;
+	DIR *dir;
+	int fd, ret = 0;
+
+	if (d->cur_fd < 0)
+		return 0;	/* no PIN_DIR: nothing was carried out of it */
+	fd = openat(d->work_fd, NEXT_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	while ((de = readdir(dir))) {
+		if (de->d_type != DT_DIR || !strcmp(de->d_name, ".") ||
+		    !strcmp(de->d_name, ".."))
+			continue;
+		if (renameat2(fd, de->d_name, d->cur_fd, de->d_name, RENAME_NOREPLACE)) {
+			ret = -errno;
+			err("%s/%s/%s: cannot move it back to %s: %s", d->work_path,
+			    NEXT_NAME, ESC(de->d_name), d->path, strerror(-ret));
+			break;
+		}
+		warn("%s/%s: moved back from the work directory, where a killed run left it",
+		     d->path, ESC(de->d_name));
+	}
+	closedir(dir);
+	return ret;
+}
+
 /* Empty the work directory: what is there, a killed run left. Pins that
  * PIN_DIR keeps (hard links) stay as they are; the others are revoked.
  */
 static int empty_work_dir(struct pin_dir *d)
 {
+	int ret;
+
 	if (diag_verbose)
 		info_v("emptying %s", d->work_path);
-	return tree_empty(d->work_fd, d->cur_fd);
+	ret = return_carried(d);
+	return ret ? ret : tree_empty(d->work_fd, d->cur_fd);
 }
 
 /* One lock for the pin directory and its work directory: shared to look,
@@ -418,17 +462,15 @@ int gen_commit(struct pin_dir *d)
 		return ret;
 	}
 	forget_carried(d);
-	close(d->new_fd);
-	d->new_fd = -1;
-	/* PIN_DIR is the new directory now: the old fd names the old one.
-	 * Take back at once what the old set granted: a reader may hold an
-	 * fd on the old directory or on a pin that goes.
+	/* PIN_DIR is the new directory now: new_fd names it (whatever
+	 * happens to the name), the old fd the old one. Take back at once
+	 * what the old set granted: a reader may hold an fd on the old
+	 * directory or on a pin that goes; what PIN_DIR keeps stays.
 	 */
 	old_fd = d->cur_fd;
-	d->cur_fd = -1;
+	d->cur_fd = d->new_fd;
+	d->new_fd = -1;
 	ret = old_fd >= 0 ? set_dir_mode(old_fd, d->new_path, 0700) : 0;
-	if (!ret)
-		ret = open_cur(d);
 	if (!ret && old_fd >= 0)
 		ret = tree_revoke(old_fd, d->cur_fd);
 	if (old_fd >= 0)

@@ -300,8 +300,15 @@ int plan_compare(struct plan *pl)
 	 * is carried over to the next one as it is without.
 	 */
 	for (size_t j = 0; j < n && pl->mode != PLAN_AUDIT && !ret; j++) {
-		const char *what = pin_foreign(&pl->dir, names[j]);
+		struct pin_info pi;
+		const char *what;
 
+		/* Unreadable, it may be a pin of ours with a grant: never
+		 * kept; replaced or removed as ours (compare_item()).
+		 */
+		if (pin_read(&pl->dir, names[j], &pi))
+			continue;
+		what = pin_foreign(&pl->dir, names[j]);
 		if (!what)
 			continue;
 		pl->nr_foreign++;

@@ -290,12 +290,22 @@ test_foreign() {
 	check "the others are pinned" test -e $pins/fo-a -a -e $pins/fo-b
 	check "both stay, the directory with what it holds" test -d $pins/fo-dir/sub -a -e $pins/fo-map
 	check_eq "the map is the same object" "$(stat -c %i $pins/fo-map)" "$map_ino"
-	{ cat $t/fo.conf; echo "cache fo-c /etc/passwd 0400"; } >$t/fo2.conf
+	{ cat $t/fo.conf; echo "cache fo-c /etc/hostname 0400"; } >$t/fo2.conf
 	out=$(FSITER_FAULT=swap "$tool" apply $t/fo2.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "a failed switch" "$rc" 1
+	check "it failed at the switch" has "cannot switch to the new pins"
 	check "puts the directory back" test -d $pins/fo-dir/sub
 	check_eq "nothing left in the work directory" "$(ls -A ${pins}_staging | wc -l)" 0
+	# Killed after the directory was moved into the next pin directory,
+	# before the switch: the next run moves it back, never empties it.
+	FSITER_FAULT='swap!' "$tool" apply $t/fo2.conf >/dev/null 2>&1
+	check "killed: the directory waits in the work directory" test -d ${pins}_staging/next/fo-dir/sub
+	out=$("$tool" list 2>&1); rc=$?
+	echo "$out"
+	check "the next run moves it back, with what it holds" test -d $pins/fo-dir/sub
+	check "and says so" has "$pins/fo-dir: moved back from the work directory, where a killed run left it"
+	check_eq "and empties the rest" "$(ls -A ${pins}_staging | wc -l)" 0
 	out=$("$tool" remove --all 2>&1); rc=$?
 	echo "$out"
 	check_eq "remove --all: exit 1 for what it kept" "$rc" 1
