@@ -325,9 +325,14 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 		if (p->entries[i].unresolved)
 			item_fail(&pl->items[i], -ENOENT, true);
 	}
-	ret = open_targets(pl);
+	/*
+	 * The views first: the verifier takes its time (seconds under
+	 * emulation), and an opened path keeps its filesystem busy, which
+	 * an umount (a disk pulled while a refresh runs) must not find.
+	 */
+	ret = load_views(pl);
 	if (!ret)
-		ret = load_views(pl);
+		ret = open_targets(pl);
 	/* grant-traverse reads and writes ACLs and its record: under the lock. */
 	if (!ret && !no_bpffs)
 		ret = open_pin_dir(pl);

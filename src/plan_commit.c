@@ -160,6 +160,17 @@ static void record(struct plan *pl)
 	free(texts);
 }
 
+/*
+ * The opened paths are needed to attach, no longer: they go before the
+ * switch and the revocations (which may load the stubs), so that an
+ * umount of their filesystems does not find them busy.
+ */
+static void close_targets(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nr_items; i++)
+		target_close(&pl->items[i].target);
+}
+
 int plan_commit(struct plan *pl)
 {
 	int ret;
@@ -174,6 +185,7 @@ int plan_commit(struct plan *pl)
 			return ret;
 		}
 	}
+	close_targets(pl);
 	if (!plan_has_changes(pl)) {
 		/* Nothing to change, or each change failed: no exchange,
 		 * which would have made PIN_DIR anew.
