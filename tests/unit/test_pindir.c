@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "pindir.h"
 #include "check.h"
+#include "private_bpffs.h"
 
 static char top[] = "/tmp/fsiter-test-pindir.XXXXXX";
 
@@ -78,23 +79,9 @@ int main(void)
 {
 	int ret;
 
-	if (geteuid() != 0) {
-		printf("skipped: needs root (a bpffs of its own)\n");
-		return 77;
-	}
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
-		printf("skipped: no mount namespace: %s\n", strerror(errno));
-		return 77;
-	}
-	if (!mkdtemp(top)) {
-		perror(top);
-		return 2;
-	}
-	if (mount("bpf", top, "bpf", 0, "mode=0700")) {
-		printf("skipped: cannot mount bpffs: %s\n", strerror(errno));
-		rmdir(top);
-		return 77;
-	}
+	ret = private_bpffs(top);
+	if (ret)
+		return ret;
 	diag_quiet = true;
 	test_tidy_then_shared();
 	ret = check_summary();

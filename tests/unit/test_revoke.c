@@ -27,6 +27,7 @@
 #include "revoke.h"
 #include "views.h"
 #include "check.h"
+#include "private_bpffs.h"
 
 #define OWNER	2001
 
@@ -240,23 +241,9 @@ int main(void)
 {
 	int ret;
 
-	if (geteuid() != 0) {
-		printf("skipped: needs root (a bpffs of its own)\n");
-		return 77;
-	}
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
-		printf("skipped: no mount namespace: %s\n", strerror(errno));
-		return 77;
-	}
-	if (!mkdtemp(top)) {
-		perror(top);
-		return 2;
-	}
-	if (mount("bpf", top, "bpf", 0, "mode=0700")) {
-		printf("skipped: cannot mount bpffs: %s\n", strerror(errno));
-		rmdir(top);
-		return 77;
-	}
+	ret = private_bpffs(top);
+	if (ret)
+		return ret;
 	if (!pin_at("probe")) {
 		printf("skipped: cannot pin a BPF map: %s\n", strerror(errno));
 		umount2(top, MNT_DETACH);
