@@ -116,22 +116,27 @@ int pin_read(struct pin_dir *d, const char *name, struct pin_info *pi)
 }
 
 
+const char *pin_info_foreign(const struct pin_info *pi)
+{
+	if (S_ISDIR(pi->mode))
+		return "a directory";
+	if (!S_ISREG(pi->mode))
+		return "not a bpffs object";
+	if (!pi->is_link)
+		return "a BPF map, program or link that is no iterator of a file or mount";
+	/* A revoked pin left behind (owner or mode could not be cut after its
+	 * link was neutered) is still one of ours.
+	 */
+	if (!view_by_prog_name(pi->prog_name) && !target_kind_of_stub(pi->prog_name))
+		return "an iterator link of a program that is not one of the views";
+	return NULL;
+}
+
 const char *pin_foreign(struct pin_dir *d, const char *name)
 {
 	struct pin_info pi;
 
 	if (pin_read(d, name, &pi))
 		return "something that cannot be read as a pin";
-	if (S_ISDIR(pi.mode))
-		return "a directory";
-	if (!S_ISREG(pi.mode))
-		return "not a bpffs object";
-	if (!pi.is_link)
-		return "a BPF map, program or link that is no iterator of a file or mount";
-	/* A revoked pin left behind (owner or mode could not be cut after its
-	 * link was neutered) is still one of ours.
-	 */
-	if (!view_by_prog_name(pi.prog_name) && !target_kind_of_stub(pi.prog_name))
-		return "an iterator link of a program that is not one of the views";
-	return NULL;
+	return pin_info_foreign(&pi);
 }

@@ -38,6 +38,8 @@ int pin_read(struct pin_dir *d, const char *name, struct pin_info *pi);
  * iterator link of one of the views), in words; NULL if it is one.
  */
 const char *pin_foreign(struct pin_dir *d, const char *name);
+/* The same, for a pin already read into PI. */
+const char *pin_info_foreign(const struct pin_info *pi);
 /* Hex of a program tag, as bpftool shows it. */
 void bpf_tag_hex(const unsigned char tag[BPF_TAG_SIZE],
 		 char out[BPF_TAG_SIZE * 2 + 1]);

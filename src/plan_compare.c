@@ -308,7 +308,7 @@ int plan_compare(struct plan *pl)
 		 */
 		if (pin_read(&pl->dir, names[j], &pi))
 			continue;
-		what = pin_foreign(&pl->dir, names[j]);
+		what = pin_info_foreign(&pi);
 		if (!what)
 			continue;
 		pl->nr_foreign++;
