@@ -137,10 +137,15 @@ esc() { printf '%s' "${1//,/,,}"; }   # QEMU option values: "," -> ",,"
 #   faster process start.
 # - loglevel=5: warnings (WARN, lockdep splats) show live on the console.
 # - panic=-1: a panic reboots at once, and -no-reboot ends QEMU.
+# - no_timer_check: on a loaded host a TCG vCPU can miss the ticks that
+#   the IO-APIC timer check counts, and the kernel panics ("IO-APIC +
+#   timer doesn't work!") before anything runs; seen with two other VMs
+#   and a kernel build on two cores. Cloud images pass it for the same
+#   reason.
 # Commas in these arrays are kernel/QEMU option syntax.
 # shellcheck disable=SC2054
 append=(
-	console=ttyS0 8250.nr_uarts=1 loglevel=5 norandmaps
+	console=ttyS0 8250.nr_uarts=1 loglevel=5 norandmaps no_timer_check
 	root=root rootfstype=9p ro
 	rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose
 	init="$init" panic=-1

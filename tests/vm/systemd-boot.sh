@@ -137,9 +137,10 @@ serve() {
 	done
 }
 
+# no_timer_check: as in run-vm.sh, a loaded host must not panic the boot.
 # shellcheck disable=SC2054  # commas are QEMU's and the kernel's syntax
 append=(
-	console=ttyS0 8250.nr_uarts=1 loglevel=5 norandmaps panic=-1
+	console=ttyS0 8250.nr_uarts=1 loglevel=5 norandmaps panic=-1 no_timer_check
 	root=root rootfstype=9p ro rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose
 	init="$here/systemd-init.sh" fsiter.deb="$deb" fsiter.top="$repo"
 	fsiter.clutter="$clutter"
