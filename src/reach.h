@@ -12,6 +12,11 @@
 #include <sys/stat.h>
 #include "policy.h"
 
+/* The filesystem whose directories grant-traverse changes: bpffs (a
+ * test's may be another, where bpffs has no ACLs).
+ */
+extern unsigned long reach_fs_magic;
+
 enum reader_kind { READER_USER, READER_GROUP, READER_OTHER };
 
 struct reader {
