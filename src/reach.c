@@ -316,7 +316,8 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 		if (ret) {
 			err("%s: search permission was not given to %s, as what grant-traverse adds could not be recorded",
 			    dir, list);
-			goto fail;
+			traverse_truncate(&c->rec, recs);
+			goto out;
 		}
 		ret = fault_at("traverse");
 		if (!ret && acl_set_file(dir, ACL_TYPE_ACCESS, acl))
@@ -325,7 +326,6 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 			err("%s: cannot set its ACL: %s; search permission was not given to %s",
 			    dir, strerror(-ret), list);
 	}
-fail:
 	if (ret) {
 		/* Nothing was set: nothing of it is apply's to take back. */
 		traverse_truncate(&c->rec, recs);
