@@ -71,6 +71,21 @@ static int collect(const struct policy_entry *const *entries, size_t n,
 	return ret;
 }
 
+int reach_readers_of(const struct policy_entry *const *entries, size_t n,
+		     struct reader **out, size_t *nout)
+{
+	struct readers rs = { 0 };
+	int ret = collect(entries, n, &rs);
+
+	if (ret) {
+		free(rs.r);
+		return ret;
+	}
+	*out = rs.r;
+	*nout = rs.n;
+	return 0;
+}
+
 static bool has_perm(acl_entry_t ent, acl_perm_t perm)
 {
 	acl_permset_t ps;

@@ -14,7 +14,10 @@
  *    named, or a user of that group), and the last one to drop it does;
  *  - the record's lock is shared by every pin directory: an apply waits
  *    for it, and gives up after FSITER_LOCK_TIMEOUT;
- *  - a record an older fsiter-pin kept per pin directory is taken over.
+ *  - a record an older fsiter-pin kept per pin directory is taken over;
+ *  - audit names a search entry that no reader of the policy, nor of
+ *    another pin directory by the record, needs, and o+x that nobody's
+ *    pin for everyone asks for (reach_extra.c).
  * Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
@@ -261,6 +264,60 @@ static void test_old_record(void)
 	acl_reset();
 }
 
+static int nextra;
+static char extra[512];
+
+/* audit's extra-search findings on TOP (a host's /tmp may be a tmpfs). */
+static void keep_extra(const struct reach_extra *x, void *arg)
+{
+	if (strcmp(x->dir, top))
+		return;
+	nextra++;
+	snprintf(extra, sizeof(extra), "%s", x->detail);
+}
+
+static int audit(const struct policy_entry *e, size_t n)
+{
+	const struct policy_entry *es[4];
+	char pin_dir[256];
+	int ret;
+
+	snprintf(pin_dir, sizeof(pin_dir), "%s/a", top);
+	for (size_t i = 0; i < n; i++)
+		es[i] = &e[i];
+	nextra = 0;
+	extra[0] = '\0';
+	ret = reach_extra_search(es, n, pin_dir, keep_extra, NULL);
+	return ret ?: nextra;
+}
+
+/* What audit says of search permissions on TOP that no reader needs. */
+static void test_audit_extra(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP), o = entry(0444, 0, 0);
+	char text[600], want[600];
+	acl_t acl;
+
+	snprintf(text, sizeof(text), "u::rwx,g::---,g:%u:--x,m::--x,o::---", GROUP);
+	acl = acl_from_text(text);
+	CHECK(acl && !acl_set_file(top, ACL_TYPE_ACCESS, acl), "g:%u:x by hand", GROUP);
+	acl_free(acl);
+	CHECK(audit(&g, 1) == 0, "a reader of the policy needs it: %s", extra);
+	CHECK(audit(NULL, 0) == 1, "no reader needs it: one finding, %d", nextra);
+	snprintf(want, sizeof(want), "g:%u has search permission (x), which no reader of this policy nor of another pin directory needs; 'setfacl -x g:%u %s' would take it away",
+		 GROUP, GROUP, top);
+	CHECK(!strcmp(extra, want), "saying what and how: %s", extra);
+	CHECK(!apply("b", &g, 1), "b, another pin directory, grants the group");
+	CHECK(audit(NULL, 0) == 0, "so a's audit finds nothing to say: %s", extra);
+	CHECK(!apply("b", NULL, 0), "b drops it");
+	CHECK(audit(NULL, 0) == 1, "a's audit finds it again: %s", extra);
+	CHECK(!acl_reset() && !chmod(top, 0701), "o+x on the topmost directory");
+	CHECK(audit(&g, 1) == 1 && strstr(extra, "every user has search permission (o+x)") &&
+	      strstr(extra, "'chmod o-x "), "o+x that no policy wants: %s", extra);
+	CHECK(audit(&o, 1) == 0, "wanted by a pin for everyone: %s", extra);
+	chmod(top, 0700);
+}
+
 int main(void)
 {
 	char pins[300];
@@ -294,6 +351,7 @@ int main(void)
 	test_shared_parent();
 	test_lock();
 	test_old_record();
+	test_audit_extra();
 	ret = check_summary();
 	umount2(top, MNT_DETACH);
 	rmdir(top);
