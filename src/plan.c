@@ -208,6 +208,24 @@ static void keep_block(const struct reach_block *b, void *arg)
 	nb[pl->nr_blocks++] = (struct plan_block){ b->entry, detail };
 }
 
+/* Audit keeps each search permission no reader needs as a finding. */
+static void keep_extra(const struct reach_extra *x, void *arg)
+{
+	struct plan *pl = arg;
+	struct plan_dir_finding *nf;
+	char *dir = strdup(x->dir), *detail = strdup(x->detail);
+
+	nf = dir && detail ? realloc(pl->extra_search,
+				     (pl->nr_extra_search + 1) * sizeof(*nf)) : NULL;
+	if (!nf) {
+		free(dir);
+		free(detail);
+		return;
+	}
+	pl->extra_search = nf;
+	nf[pl->nr_extra_search++] = (struct plan_dir_finding){ dir, detail };
+}
+
 /*
  * Can the readers of the entries that will be pinned reach them? In
  * apply, an entry with a reader who cannot is still pinned (it grants no
@@ -249,6 +267,8 @@ static int check_reach(struct plan *pl)
 			items[i]->unreachable = stopped[i];
 		ret = 0;
 	}
+	if (!ret && audit)
+		ret = reach_extra_search(entries, n, pl->pin_dir, keep_extra, pl);
 out:
 	free(stopped);
 	free(items);
@@ -368,6 +388,11 @@ void plan_free(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_blocks; i++)
 		free(pl->blocks[i].detail);
 	free(pl->blocks);
+	for (size_t i = 0; i < pl->nr_extra_search; i++) {
+		free(pl->extra_search[i].dir);
+		free(pl->extra_search[i].detail);
+	}
+	free(pl->extra_search);
 	for (size_t v = 0; v < pl->nr_views; v++)
 		view_unload(&pl->views[v]);
 	free(pl->views);

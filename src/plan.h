@@ -80,6 +80,12 @@ struct plan_block {
 	char *detail;
 };
 
+/* A search permission above the pins that no reader needs (audit). */
+struct plan_dir_finding {
+	char *dir;
+	char *detail;
+};
+
 struct plan {
 	enum plan_mode mode;
 	const char *policy_path;
@@ -98,6 +104,8 @@ struct plan {
 	size_t nr_kept;
 	struct plan_block *blocks;
 	size_t nr_blocks;
+	struct plan_dir_finding *extra_search;
+	size_t nr_extra_search;
 	struct view_prog *views;	/* loaded: one per view and top=N */
 	size_t nr_views;
 	/* apply: what plan_build() changed outside the pin directory, each
