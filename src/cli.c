@@ -6,6 +6,7 @@
 #include <string.h>
 #include "commands.h"
 #include "diag.h"
+#include "views.h"
 
 #define MAX_OPTIONS	16
 
@@ -74,6 +75,14 @@ int cmd_getopt(const struct command *c, int argc, char **argv)
 int cmd_exit(const struct command *c, int key)
 {
 	return key == CMD_HELP ? EXIT_OK : usage_error(c, NULL);
+}
+
+int cmd_need_views(const struct command *c)
+{
+	if (!views_missing)
+		return 0;
+	err("%s: this build has no views (%s)", c->name, views_missing);
+	return EXIT_FAIL;
 }
 
 int usage_error(const struct command *c, const char *fmt, ...)

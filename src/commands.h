@@ -52,6 +52,13 @@ void cmd_print_options(const struct command *c, FILE *out);
 int cmd_getopt(const struct command *c, int argc, char **argv);
 int cmd_exit(const struct command *c, int key);
 
+/*
+ * 0 if this build has the views; else EXIT_FAIL, having said that C
+ * cannot run without them: apply and watch refuse at once in a build
+ * made with -DFSITER_BPF=OFF.
+ */
+int cmd_need_views(const struct command *c);
+
 /* The exit code for what plan_apply() returned: 0, PLAN_PARTIAL, -errno. */
 int apply_exit(int ret);
 

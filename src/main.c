@@ -18,6 +18,7 @@
 #include "fault.h"
 #include "neuter.h"
 #include "revoke.h"
+#include "views.h"
 
 #ifndef FSITER_VERSION
 #define FSITER_VERSION "unknown"
@@ -114,8 +115,10 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		case 'V':
-			printf("%s %s%s\n", program_name, FSITER_VERSION,
-			       fault_injection ? " (a test build: obeys FSITER_FAULT)" : "");
+			printf("%s %s", program_name, FSITER_VERSION);
+			if (views_missing)
+				printf(" (without the views: %s)", views_missing);
+			printf("%s\n", fault_injection ? " (a test build: obeys FSITER_FAULT)" : "");
 			return EXIT_OK;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n",

@@ -155,7 +155,9 @@ size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg);
 /* The link flags (FSITER_F_*) an entry's link is attached with. */
 __u32 plan_link_flags(const struct policy_entry *e);
 /* How the link PI differs from IT's entry, but for owner, mode and ACL;
- * the target is compared only if IT's target is open. V has the tags.
+ * the target is compared only if IT's target is open. V has the tags;
+ * NULL in a build without the views (views_missing), where the program is
+ * not compared.
  */
 unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
 		       const struct view_prog *v);
