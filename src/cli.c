@@ -82,6 +82,7 @@ int cmd_need_views(const struct command *c)
 	if (!views_missing)
 		return 0;
 	err("%s: this build has no views (%s)", c->name, views_missing);
+	hint("'%s check POLICY' checks a policy without them", program_name);
 	return EXIT_FAIL;
 }
 

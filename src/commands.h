@@ -34,7 +34,8 @@ struct command {
 	const char *summary;
 };
 
-extern const struct command cmd_apply, cmd_watch, cmd_list, cmd_audit, cmd_remove;
+extern const struct command cmd_apply, cmd_watch, cmd_list, cmd_audit, cmd_remove,
+	cmd_check, cmd_cat_config;
 /* All of them, in the order usage lists them; NULL-terminated. */
 extern const struct command *const commands[];
 

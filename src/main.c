@@ -25,7 +25,8 @@
 #endif
 
 const struct command *const commands[] = {
-	&cmd_apply, &cmd_watch, &cmd_list, &cmd_audit, &cmd_remove, NULL
+	&cmd_apply, &cmd_watch, &cmd_list, &cmd_audit, &cmd_remove, &cmd_check,
+	&cmd_cat_config, NULL
 };
 
 static void usage(FILE *out)

@@ -107,6 +107,16 @@ struct plan {
 	struct reach_changes traverse;
 };
 
+/*
+ * What E's path opened to (T), as apply checks it: a file with other
+ * names (hard links) without the option 'hardlinks' (-EMLINK), or a
+ * directory on the way that a user other than root may change with
+ * expose-cache, which would show that file's page cache to every reader
+ * (-EPERM), fail the entry; without expose-cache, such a directory is a
+ * warning. Each said with E's file and line. 0 or -errno.
+ */
+int plan_target_check(const struct policy_entry *e, const struct target *t);
+
 /* The loaded program of E's view (and top=N), or NULL. */
 const struct view_prog *plan_view(const struct plan *pl,
 				  const struct policy_entry *e);
