@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "diag.h"
@@ -88,15 +89,16 @@ int cmd_need_views(const struct command *c)
 
 int usage_error(const struct command *c, const char *fmt, ...)
 {
-	char synopsis[256];
+	char synopsis[256], *text = NULL;
 	va_list ap;
 
 	if (fmt) {
 		va_start(ap, fmt);
-		fprintf(stderr, "%s: %s: ", program_name, c->name);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
+		if (vasprintf(&text, fmt, ap) < 0)
+			text = NULL;
 		va_end(ap);
+		err("%s: %s", c->name, text ?: "(a message was lost: out of memory)");
+		free(text);
 	}
 	cmd_synopsis(c, synopsis, sizeof(synopsis));
 	fprintf(stderr, "Usage: %s %s\n", program_name, synopsis);

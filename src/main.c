@@ -48,9 +48,21 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	/* Failures are reported by us; libbpf's detail (the verifier's
 	 * log) is for -v.
 	 */
+	static const int levels[] = {
+		[LIBBPF_WARN] = DIAG_WARNING, [LIBBPF_INFO] = DIAG_INFO,
+		[LIBBPF_DEBUG] = DIAG_DEBUG,
+	};
+	char *text;
+	int n;
+
 	if (!diag_verbose)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	n = vasprintf(&text, fmt, ap);
+	if (n < 0)
+		return n;
+	diag_write(level <= LIBBPF_DEBUG ? levels[level] : DIAG_DEBUG, text);
+	free(text);
+	return n;
 }
 
 /*
@@ -72,8 +84,7 @@ static void close_stdout(void)
 		e = errno;
 	}
 	if (failed && e != EPIPE) {
-		fprintf(stderr, "%s: write error%s%s\n", program_name, e ? ": " : "",
-			e ? strerror(e) : "");
+		err("write error%s%s", e ? ": " : "", e ? strerror(e) : "");
 		_exit(EXIT_FAIL);
 	}
 	if (fclose(stderr) && errno != EBADF)
@@ -143,7 +154,7 @@ int main(int argc, char **argv)
 		optind = 0;	/* getopt starts over for the command */
 		return (*cmd)->run(argc, argv);
 	}
-	fprintf(stderr, "%s: unknown command '%s'\n", program_name, argv[optind]);
+	err("unknown command '%s'", ESC(argv[optind]));
 	fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 	return EXIT_USAGE;
 }
