@@ -67,6 +67,10 @@ static void test_drift_inode(void)
 	pi = link_of("inode");
 	strcpy(pi.tag, TAG_B);
 	CHECK(pin_drift(&it, &pi, &v) == DRIFT_PROGRAM, "another version of the program");
+	/* A build without the views (audit) has no program to compare. */
+	CHECK(pin_drift(&it, &pi, NULL) == 0, "no view loaded: the program is not compared");
+	pi.ino = 13;
+	CHECK(pin_drift(&it, &pi, NULL) == DRIFT_TARGET, "no view loaded: the target still is");
 
 	pi = link_of("inode");
 	pi.ino = 13;
@@ -114,6 +118,7 @@ static void test_drift_sb(void)
 	CHECK(pin_drift(&it, &pi, &v) == 0, "the default top, the same filesystem");
 	e.top = 50;
 	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TOP, "top=50 asked, 20 loaded");
+	CHECK(pin_drift(&it, &pi, NULL) == DRIFT_TOP, "no view loaded: top=N still compared");
 	CHECK(!strcmp(drift_word(DRIFT_TOP), "top"), "drift word top");
 	pi.top = 50;
 	CHECK(pin_drift(&it, &pi, &v) == 0, "top=50 both");

@@ -132,6 +132,36 @@ test_programs() {
 	"$tool" apply $policy >/dev/null
 }
 
+# fsiter-pin without the views (-DFSITER_BPF=OFF), as the build makes it
+# for its tests: audit compares all but the programs, list lists, apply
+# refuses and changes nothing.
+test_noviews() {
+	needs test_apply
+	local nv=$build/src/fsiter-pin-noviews
+	echo "== a build without the views"
+	out=$("$nv" audit $policy 2>&1); rc=$?; echo "$out"
+	check_eq "audit: exit 0 when clean" "$rc" 0
+	check "audit: clean" has "^clean: 5 pins match $policy$"
+	check "audit: says what it does not compare" has "this build has no views (built with FSITER_BPF=OFF): the pins' programs are not compared"
+	chmod 0444 $pins/c-file
+	rm $pins/c-other
+	"$ktool" pin "$views/inode-raw.bpf.o" fsiter_inode_raw $t/other $pins/c-other
+	out=$("$nv" audit $policy 2>&1); rc=$?; echo "$out"
+	check_eq "audit: exit 1 on drift" "$rc" 1
+	check "audit: a mode changed by hand" audit_is mode c-file
+	check "audit: another view" audit_is view c-other
+	out=$("$nv" list 2>&1); rc=$?; echo "$out"
+	check_eq "list: exit 0" "$rc" 0
+	check "list: the pins" has "^i-file \+inode \+[0-9:]\+ ino [0-9]\+ \+/run/au/file "
+	out=$("$nv" apply $policy 2>&1); rc=$?; echo "$out"
+	check_eq "apply: exit 1" "$rc" 1
+	check "apply: refused, saying why" has "^fsiter-pin: apply: this build has no views (built with FSITER_BPF=OFF)$"
+	check_eq "apply: nothing changed" "$(stat -c %a $pins/c-file)" 444
+	"$tool" apply $policy >/dev/null
+	audit
+	check_eq "fsiter-pin repairs it" "$rc" 0
+}
+
 test_target_gone() {
 	needs test_apply
 	echo "== drift: a target unmounted"
