@@ -3,9 +3,11 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "commands.h"
 #include "diag.h"
+#include "views.h"
 
 #define MAX_OPTIONS	16
 
@@ -76,17 +78,27 @@ int cmd_exit(const struct command *c, int key)
 	return key == CMD_HELP ? EXIT_OK : usage_error(c, NULL);
 }
 
+int cmd_need_views(const struct command *c)
+{
+	if (!views_missing)
+		return 0;
+	err("%s: this build has no views (%s)", c->name, views_missing);
+	hint("'%s check POLICY' checks a policy without them", program_name);
+	return EXIT_FAIL;
+}
+
 int usage_error(const struct command *c, const char *fmt, ...)
 {
-	char synopsis[256];
+	char synopsis[256], *text = NULL;
 	va_list ap;
 
 	if (fmt) {
 		va_start(ap, fmt);
-		fprintf(stderr, "%s: %s: ", program_name, c->name);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
+		if (vasprintf(&text, fmt, ap) < 0)
+			text = NULL;
 		va_end(ap);
+		err("%s: %s", c->name, text ?: "(a message was lost: out of memory)");
+		free(text);
 	}
 	cmd_synopsis(c, synopsis, sizeof(synopsis));
 	fprintf(stderr, "Usage: %s %s\n", program_name, synopsis);

@@ -37,6 +37,8 @@ static int run(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error(&cmd_apply, "expected one POLICY file");
+	if (cmd_need_views(&cmd_apply))
+		return EXIT_FAIL;
 	return apply_exit(plan_apply(argv[optind], dry_run, force));
 }
 

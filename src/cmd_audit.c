@@ -2,8 +2,10 @@
 /*
  * audit: print the findings of a plan (plan_findings()): missing and extra
  * pins, owner, mode and ACL changed by hand, a target replaced or gone, a
- * program that is not ours or not this version's, and granted readers who
- * cannot reach the pins. Changes nothing. Exit 0 clean, 1 drift, 2 error.
+ * program that is not ours or not this version's, granted readers who
+ * cannot reach the pins, search permission above the pins that no reader
+ * needs, and paths that gained hard links or now cross a directory a user
+ * may change. Changes nothing. Exit 0 clean, 1 drift, 2 error.
  * As text, JSON or Prometheus metrics (metrics.h), to stdout or, with
  * --output, to a file replaced at once (outfile.h).
  */

@@ -38,6 +38,8 @@ static int run(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return usage_error(&cmd_watch, "expected one POLICY file");
+	if (cmd_need_views(&cmd_watch))
+		return EXIT_FAIL;
 	return apply_exit(engine_watch(argv[optind], timeout));
 }
 

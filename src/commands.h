@@ -34,7 +34,8 @@ struct command {
 	const char *summary;
 };
 
-extern const struct command cmd_apply, cmd_watch, cmd_list, cmd_audit, cmd_remove;
+extern const struct command cmd_apply, cmd_watch, cmd_list, cmd_audit, cmd_remove,
+	cmd_check, cmd_cat_config;
 /* All of them, in the order usage lists them; NULL-terminated. */
 extern const struct command *const commands[];
 
@@ -51,6 +52,13 @@ void cmd_print_options(const struct command *c, FILE *out);
 #define CMD_BAD		0x101
 int cmd_getopt(const struct command *c, int argc, char **argv);
 int cmd_exit(const struct command *c, int key);
+
+/*
+ * 0 if this build has the views; else EXIT_FAIL, having said that C
+ * cannot run without them: apply and watch refuse at once in a build
+ * made with -DFSITER_BPF=OFF.
+ */
+int cmd_need_views(const struct command *c);
 
 /* The exit code for what plan_apply() returned: 0, PLAN_PARTIAL, -errno. */
 int apply_exit(int ret);

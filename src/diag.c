@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "diag.h"
 
 const char *program_name = "fsiter-pin";
@@ -90,8 +92,45 @@ const char *diag_escape(char *buf, size_t size, const char *s)
 	return buf;
 }
 
-static void vmsg(const char *prefix, const struct loc *loc, const char *fmt,
-		 va_list ap)
+/*
+ * Is stderr the journal? As systemd's own log.c decides: a service whose
+ * stderr is connected to journald gets JOURNAL_STREAM=DEV:INO, and it is
+ * still the journal only while stderr is that very stream (a child whose
+ * stderr was redirected inherits the variable, not the stream). Asked
+ * once.
+ */
+static bool stderr_is_journal(void)
+{
+	static int journal = -1;
+	unsigned long long dev, ino;
+	const char *e;
+	struct stat st;
+	int n = 0;
+
+	if (journal >= 0)
+		return journal;
+	journal = 0;
+	e = getenv("JOURNAL_STREAM");
+	if (e && sscanf(e, "%llu:%llu%n", &dev, &ino, &n) == 2 && !e[n] &&
+	    !fstat(STDERR_FILENO, &st) &&
+	    (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino)
+		journal = 1;
+	return journal;
+}
+
+const char *diag_prefix(int level, FILE *out)
+{
+	static const char *const prefixes[] = {
+		"<0>", "<1>", "<2>", "<3>", "<4>", "<5>", "<6>", "<7>",
+	};
+
+	if (out != stderr || level < 0 || level > DIAG_DEBUG || !stderr_is_journal())
+		return "";
+	return prefixes[level];
+}
+
+static void vmsg(int level, const char *prefix, const struct loc *loc,
+		 const char *fmt, va_list ap)
 {
 	FILE *out = diag_out ?: stderr;
 	char *text = NULL, *safe;
@@ -99,7 +138,7 @@ static void vmsg(const char *prefix, const struct loc *loc, const char *fmt,
 
 	if (diag_quiet)
 		return;
-	fprintf(out, "%s: ", program_name);
+	fprintf(out, "%s%s: ", diag_prefix(level, out), program_name);
 	if (loc)
 		fprintf(out, "%s:%u: ", ESC(loc->file), loc->line);
 	if (prefix)
@@ -153,7 +192,7 @@ void outf(const char *fmt, ...)
 	free(text);
 }
 
-#define DEFINE_MSG(fn, prefix, cond)					\
+#define DEFINE_MSG(fn, level, prefix, cond)				\
 void fn(const char *fmt, ...)						\
 {									\
 	va_list ap;							\
@@ -161,21 +200,43 @@ void fn(const char *fmt, ...)						\
 	if (!(cond))							\
 		return;							\
 	va_start(ap, fmt);						\
-	vmsg(prefix, NULL, fmt, ap);					\
+	vmsg(level, prefix, NULL, fmt, ap);				\
 	va_end(ap);							\
 }
 
-DEFINE_MSG(err, NULL, true)
-DEFINE_MSG(warn, "warning: ", true)
-DEFINE_MSG(hint, "hint: ", true)
-DEFINE_MSG(info, NULL, true)
-DEFINE_MSG(info_v, NULL, diag_verbose)
+DEFINE_MSG(err, DIAG_ERR, NULL, true)
+DEFINE_MSG(warn, DIAG_WARNING, "warning: ", true)
+DEFINE_MSG(hint, DIAG_NOTICE, "hint: ", true)
+DEFINE_MSG(info, DIAG_INFO, NULL, true)
+DEFINE_MSG(info_v, DIAG_DEBUG, NULL, diag_verbose)
 
 void err_at(const struct loc *loc, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(NULL, loc, fmt, ap);
+	vmsg(DIAG_ERR, NULL, loc, fmt, ap);
 	va_end(ap);
+}
+
+void diag_write(int level, const char *text)
+{
+	/* Where the last call left off: the next line gets its prefix. */
+	static bool line_start = true;
+	const char *nl;
+
+	if (diag_quiet)
+		return;
+	for (; *text; text = nl + 1) {
+		if (line_start)
+			fputs(diag_prefix(level, stderr), stderr);
+		nl = strchr(text, '\n');
+		if (!nl) {
+			fputs(text, stderr);
+			line_start = false;
+			return;
+		}
+		fwrite(text, 1, nl + 1 - text, stderr);
+		line_start = true;
+	}
 }

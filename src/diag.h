@@ -59,6 +59,28 @@ const char *diag_escape(char *buf, size_t size, const char *s);
  */
 void outf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * When stderr is the journal (JOURNAL_STREAM names it, as systemd sets it
+ * for a service), each line of a message starts with its priority as
+ * sd-daemon(3) writes it, "<3>" for an error, which journald reads and
+ * strips: err() and err_at() are DIAG_ERR, warn() DIAG_WARNING, hint()
+ * DIAG_NOTICE, info() DIAG_INFO and info_v() DIAG_DEBUG. Elsewhere (a
+ * terminal, a file, a pipe) the text is plain.
+ */
+#define DIAG_ERR	3
+#define DIAG_WARNING	4
+#define DIAG_NOTICE	5
+#define DIAG_INFO	6
+#define DIAG_DEBUG	7
+/* "<LEVEL>" if OUT is stderr and stderr is the journal, else "". */
+const char *diag_prefix(int level, FILE *out);
+/*
+ * TEXT to stderr as it is (another library's messages: libbpf's), but
+ * with LEVEL's prefix at the start of each line when stderr is the
+ * journal; a line may span calls.
+ */
+void diag_write(int level, const char *text);
+
 /* Length of the UTF-8 sequence at S, 0 if it is not valid UTF-8. */
 size_t utf8_len(const unsigned char *s);
 

@@ -32,4 +32,16 @@ int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
  */
 int engine_watch(const char *policy, long timeout_s);
 
+/*
+ * What apply would make of POLICY, asking for no capability, bpffs or our
+ * kernel: read and validate it and its drop-ins as apply does, each
+ * error said with its file and line; with RESOLVE, users and groups
+ * through NSS, and each entry's path where it exists, with apply's checks
+ * (a missing one fails its entry unless nofail); without (a build host),
+ * neither. The number of entries, of which *NR_FAILING would fail alone
+ * here (apply would apply the rest); or -errno if apply would refuse the
+ * whole policy.
+ */
+int engine_check(const char *policy, bool resolve, size_t *nr_failing);
+
 #endif

@@ -18,13 +18,15 @@
 #include "fault.h"
 #include "neuter.h"
 #include "revoke.h"
+#include "views.h"
 
 #ifndef FSITER_VERSION
 #define FSITER_VERSION "unknown"
 #endif
 
 const struct command *const commands[] = {
-	&cmd_apply, &cmd_watch, &cmd_list, &cmd_audit, &cmd_remove, NULL
+	&cmd_apply, &cmd_watch, &cmd_list, &cmd_audit, &cmd_remove, &cmd_check,
+	&cmd_cat_config, NULL
 };
 
 static void usage(FILE *out)
@@ -46,9 +48,21 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 	/* Failures are reported by us; libbpf's detail (the verifier's
 	 * log) is for -v.
 	 */
+	static const int levels[] = {
+		[LIBBPF_WARN] = DIAG_WARNING, [LIBBPF_INFO] = DIAG_INFO,
+		[LIBBPF_DEBUG] = DIAG_DEBUG,
+	};
+	char *text;
+	int n;
+
 	if (!diag_verbose)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	n = vasprintf(&text, fmt, ap);
+	if (n < 0)
+		return n;
+	diag_write(level <= LIBBPF_DEBUG ? levels[level] : DIAG_DEBUG, text);
+	free(text);
+	return n;
 }
 
 /*
@@ -70,8 +84,7 @@ static void close_stdout(void)
 		e = errno;
 	}
 	if (failed && e != EPIPE) {
-		fprintf(stderr, "%s: write error%s%s\n", program_name, e ? ": " : "",
-			e ? strerror(e) : "");
+		err("write error%s%s", e ? ": " : "", e ? strerror(e) : "");
 		_exit(EXIT_FAIL);
 	}
 	if (fclose(stderr) && errno != EBADF)
@@ -114,8 +127,10 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		case 'V':
-			printf("%s %s%s\n", program_name, FSITER_VERSION,
-			       fault_injection ? " (a test build: obeys FSITER_FAULT)" : "");
+			printf("%s %s", program_name, FSITER_VERSION);
+			if (views_missing)
+				printf(" (without the views: %s)", views_missing);
+			printf("%s\n", fault_injection ? " (a test build: obeys FSITER_FAULT)" : "");
 			return EXIT_OK;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n",
@@ -139,7 +154,7 @@ int main(int argc, char **argv)
 		optind = 0;	/* getopt starts over for the command */
 		return (*cmd)->run(argc, argv);
 	}
-	fprintf(stderr, "%s: unknown command '%s'\n", program_name, argv[optind]);
+	err("unknown command '%s'", ESC(argv[optind]));
 	fprintf(stderr, "Try '%s --help' for more information.\n", program_name);
 	return EXIT_USAGE;
 }

@@ -71,37 +71,37 @@ static void item_fail(struct plan_item *it, int err, bool holdable)
 	it->holdable = holdable;
 }
 
-/*
- * What IT's path led to: a file with other names (hard links) fails the
- * entry unless it says 'hardlinks'; a directory on the way that a user
- * other than root may change is a warning, and fails an entry with
- * expose-cache, which would show that file's page cache to every reader.
- */
-static void check_target(struct plan_item *it)
+int plan_target_check(const struct policy_entry *e, const struct target *t)
 {
-	const struct policy_entry *e = it->entry;
-	const struct target *t = &it->target;
 	char who[64];
 
 	if (S_ISREG(t->mode) && t->nlink > 1 && !(e->options & POLICY_OPT_HARDLINKS)) {
 		err_at(&e->loc, "path '%s': a file with %u names (hard links), so this name may not be the one root chose; add the option 'hardlinks' if that is meant",
 		       ESC(e->path), t->nlink);
-		target_close(&it->target);
-		item_fail(it, -EMLINK, false);
-		return;
+		return -EMLINK;
 	}
 	if (!t->unsafe_len)
-		return;
+		return 0;
 	dir_trust_who(&t->unsafe, who, sizeof(who));
 	if (e->options & POLICY_OPT_EXPOSE_CACHE) {
 		err_at(&e->loc, "path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition); refused with expose-cache",
 		       ESC(e->path), (int)t->unsafe_len, e->path, who);
-		target_close(&it->target);
-		item_fail(it, -EPERM, false);
-		return;
+		return -EPERM;
 	}
 	warn("%s:%u: path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition)",
 	     e->loc.file, e->loc.line, ESC(e->path), (int)t->unsafe_len, e->path, who);
+	return 0;
+}
+
+/* What IT's path led to (plan_target_check()): a refusal fails it. */
+static void check_target(struct plan_item *it)
+{
+	int ret = plan_target_check(it->entry, &it->target);
+
+	if (ret) {
+		target_close(&it->target);
+		item_fail(it, ret, false);
+	}
 }
 
 /* Open every entry's path; a missing one with nofail is skipped. An entry
@@ -164,6 +164,12 @@ static void fail_view(struct plan *pl, size_t i, const struct policy_entry *e,
  */
 static int load_views(struct plan *pl)
 {
+	/* A build without the views audits all but the programs. */
+	if (views_missing && pl->mode == PLAN_AUDIT) {
+		info("this build has no views (%s): the pins' programs are not compared",
+		     views_missing);
+		return 0;
+	}
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		const struct policy_entry *e = pl->items[i].entry;
 		struct view_prog *v;
@@ -208,6 +214,24 @@ static void keep_block(const struct reach_block *b, void *arg)
 	nb[pl->nr_blocks++] = (struct plan_block){ b->entry, detail };
 }
 
+/* Audit keeps each search permission no reader needs as a finding. */
+static void keep_extra(const struct reach_extra *x, void *arg)
+{
+	struct plan *pl = arg;
+	struct plan_dir_finding *nf;
+	char *dir = strdup(x->dir), *detail = strdup(x->detail);
+
+	nf = dir && detail ? realloc(pl->extra_search,
+				     (pl->nr_extra_search + 1) * sizeof(*nf)) : NULL;
+	if (!nf) {
+		free(dir);
+		free(detail);
+		return;
+	}
+	pl->extra_search = nf;
+	nf[pl->nr_extra_search++] = (struct plan_dir_finding){ dir, detail };
+}
+
 /*
  * Can the readers of the entries that will be pinned reach them? In
  * apply, an entry with a reader who cannot is still pinned (it grants no
@@ -249,6 +273,8 @@ static int check_reach(struct plan *pl)
 			items[i]->unreachable = stopped[i];
 		ret = 0;
 	}
+	if (!ret && audit)
+		ret = reach_extra_search(entries, n, pl->pin_dir, keep_extra, pl);
 out:
 	free(stopped);
 	free(items);
@@ -368,6 +394,11 @@ void plan_free(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_blocks; i++)
 		free(pl->blocks[i].detail);
 	free(pl->blocks);
+	for (size_t i = 0; i < pl->nr_extra_search; i++) {
+		free(pl->extra_search[i].dir);
+		free(pl->extra_search[i].detail);
+	}
+	free(pl->extra_search);
 	for (size_t v = 0; v < pl->nr_views; v++)
 		view_unload(&pl->views[v]);
 	free(pl->views);

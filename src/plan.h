@@ -80,6 +80,12 @@ struct plan_block {
 	char *detail;
 };
 
+/* A search permission above the pins that no reader needs (audit). */
+struct plan_dir_finding {
+	char *dir;
+	char *detail;
+};
+
 struct plan {
 	enum plan_mode mode;
 	const char *policy_path;
@@ -98,6 +104,8 @@ struct plan {
 	size_t nr_kept;
 	struct plan_block *blocks;
 	size_t nr_blocks;
+	struct plan_dir_finding *extra_search;
+	size_t nr_extra_search;
 	struct view_prog *views;	/* loaded: one per view and top=N */
 	size_t nr_views;
 	/* apply: what plan_build() changed outside the pin directory, each
@@ -106,6 +114,16 @@ struct plan {
 	bool mounted_bpffs;
 	struct reach_changes traverse;
 };
+
+/*
+ * What E's path opened to (T), as apply checks it: a file with other
+ * names (hard links) without the option 'hardlinks' (-EMLINK), or a
+ * directory on the way that a user other than root may change with
+ * expose-cache, which would show that file's page cache to every reader
+ * (-EPERM), fail the entry; without expose-cache, such a directory is a
+ * warning. Each said with E's file and line. 0 or -errno.
+ */
+int plan_target_check(const struct policy_entry *e, const struct target *t);
 
 /* The loaded program of E's view (and top=N), or NULL. */
 const struct view_prog *plan_view(const struct plan *pl,
@@ -155,7 +173,9 @@ size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg);
 /* The link flags (FSITER_F_*) an entry's link is attached with. */
 __u32 plan_link_flags(const struct policy_entry *e);
 /* How the link PI differs from IT's entry, but for owner, mode and ACL;
- * the target is compared only if IT's target is open. V has the tags.
+ * the target is compared only if IT's target is open. V has the tags;
+ * NULL in a build without the views (views_missing), where the program is
+ * not compared.
  */
 unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
 		       const struct view_prog *v);

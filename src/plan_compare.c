@@ -50,7 +50,8 @@ unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
 		drift |= DRIFT_FOREIGN;
 	else if (pv != e->view)
 		drift |= DRIFT_VIEW;
-	else if (!v || strcmp(pi->tag, v->tag))
+	/* No program to compare with in a build without the views. */
+	else if (v && strcmp(pi->tag, v->tag))
 		drift |= DRIFT_PROGRAM;
 	/* The tag masks read-only data: top=N is read from the program's. */
 	else if (pi->top != policy_entry_top(e))

@@ -2,6 +2,7 @@
 /* What audit reports: a plan's drift, in words (docs/output.md). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include "fsiter_uapi.h"
 #include "plan.h"
 #include "target_kind.h"
@@ -79,6 +80,26 @@ static void link_findings(struct out *o, const struct plan *pl,
 		    e->acl ?: "-");
 }
 
+/* What the path leads through and to now (apply's check_target()). */
+static void path_findings(struct out *o, const struct plan_item *it)
+{
+	const struct policy_entry *e = it->entry;
+	const struct target *t = &it->target;
+	char who[64];
+
+	if (S_ISREG(t->mode) && t->nlink > 1 && !(e->options & POLICY_OPT_HARDLINKS))
+		say(o, "hardlinks", e->name, &e->loc,
+		    "path '%s': a file with %u names (hard links), so this name may not be the one root chose; apply fails the entry without the option 'hardlinks'",
+		    e->path, t->nlink);
+	if (!t->unsafe_len)
+		return;
+	dir_trust_who(&t->unsafe, who, sizeof(who));
+	say(o, "unsafe-path", e->name, &e->loc,
+	    "path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition)%s",
+	    e->path, (int)t->unsafe_len, e->path, who,
+	    e->options & POLICY_OPT_EXPOSE_CACHE ? "; apply fails the entry, as it has expose-cache" : "");
+}
+
 static void item_findings(struct out *o, const struct plan *pl,
 			  const struct plan_item *it)
 {
@@ -94,6 +115,8 @@ static void item_findings(struct out *o, const struct plan *pl,
 	if (it->target_err)
 		say(o, "target-missing", e->name, &e->loc, "path '%s': %s",
 		    e->path, target_strerror(it->target_err));
+	else if (it->target.fd >= 0)
+		path_findings(o, it);
 	if (!it->pinned)
 		say(o, "missing", e->name, &e->loc, "not pinned");
 	else if (it->drift & DRIFT_UNREADABLE)
@@ -121,5 +144,8 @@ size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg)
 	for (size_t i = 0; i < pl->nr_blocks; i++)
 		say(&o, "unreachable", pl->blocks[i].entry->name,
 		    &pl->blocks[i].entry->loc, "%s", pl->blocks[i].detail);
+	for (size_t i = 0; i < pl->nr_extra_search; i++)
+		say(&o, "extra-search", pl->extra_search[i].dir, NULL, "%s",
+		    pl->extra_search[i].detail);
 	return o.count;
 }

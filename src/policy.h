@@ -15,6 +15,8 @@
 #include "view_table.h"
 
 #define POLICY_DEFAULT_PIN_DIR	"/sys/fs/bpf/fsiter"
+/* The policy that the units apply, and the commands take by default. */
+#define POLICY_DEFAULT_PATH	"/etc/fsiter/policy.conf"
 /* PIN_DIR's work directory is PIN_DIR POLICY_WORK_SUFFIX (pindir.h). */
 #define POLICY_WORK_SUFFIX	"_staging"
 #define POLICY_DEFAULT_MODE	0400
@@ -78,6 +80,12 @@ struct policy {
 	/* The files read, in order: the strings that loc.file points to. */
 	char **files;
 	size_t nr_files;
+	/* Validate without NSS (check --no-resolve, on a build host): every
+	 * user and group name resolves, to an id of its own that is not
+	 * root's unless it is "root" or "0", and an ACL entry is checked as
+	 * text.
+	 */
+	bool no_resolve;
 	/* What policy_load() read, byte for byte: each file's path and text,
 	 * or that it was masked. policy_changed() compares it.
 	 */
@@ -112,8 +120,8 @@ int policy_load(struct policy *p, const char *path);
  * and builds its plan again if the policy changed.
  */
 int policy_changed(const struct policy *p, const char *path);
-/* Resolve users, groups and ACLs, check grants, and the pin-dir against
- * the pin directories in place. 0; -ENOENT if the
+/* Resolve users, groups and ACLs (not with P->no_resolve), check grants,
+ * and the pin-dir against the pin directories in place. 0; -ENOENT if the
  * only errors are users or groups that do not resolve (each such entry is
  * marked unresolved: apply fails just those); or -EINVAL.
  */
@@ -132,6 +140,15 @@ unsigned int policy_entry_top(const struct policy_entry *e);
 /* The entry named NAME, or NULL; O(log n). */
 const struct policy_entry *policy_find(const struct policy *p,
 				       const char *name);
+/*
+ * Each file policy_load() read into P, in the order it read them:
+ * FN(ARG, PATH, TEXT, LEN), TEXT NULL for a masked drop-in. Stops at the
+ * first non-zero FN returns, and returns it; else 0.
+ */
+int policy_each_source(const struct policy *p,
+		       int (*fn)(void *arg, const char *path, const char *text,
+				 size_t len),
+		       void *arg);
 /* The drop-in directory of PATH, malloc'ed; NULL on ENOMEM. */
 char *policy_dropin_dir(const char *path);
 

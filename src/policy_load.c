@@ -332,6 +332,35 @@ out:
 	return ret;
 }
 
+int policy_each_source(const struct policy *p,
+		       int (*fn)(void *arg, const char *path, const char *text,
+				 size_t len),
+		       void *arg)
+{
+	const char *s = p->source, *end = p->source + p->source_len;
+	int ret;
+
+	/* add_source()'s records: PATH NUL, then "LEN:" TEXT or "masked:". */
+	while (s && s < end) {
+		const char *path = s, *text = NULL;
+		size_t len = 0;
+		char *colon;
+
+		s += strlen(s) + 1;
+		if (!strncmp(s, "masked:", 7)) {
+			s += 7;
+		} else {
+			len = strtoull(s, &colon, 10);
+			text = colon + 1;
+			s = text + len;
+		}
+		ret = fn(arg, path, text, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int policy_changed(const struct policy *p, const char *path)
 {
 	bool quiet = diag_quiet;

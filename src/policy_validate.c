@@ -107,6 +107,28 @@ struct lookup {
 	struct policy_grant grant;
 };
 
+/* The ids that names get without NSS (no_resolve), counted from here: far
+ * from any real one, and never root's.
+ */
+#define UNRESOLVED_ID_BASE	0x40000000u
+static unsigned int unresolved_ids;
+
+/* NAME's id without asking NSS: "root" is 0, digits are that id, any
+ * other name an id of its own (one per lookup() of it: the cache keeps it).
+ */
+static unsigned int unresolved_id(const char *name)
+{
+	char *end;
+	unsigned long v;
+
+	if (!strcmp(name, "root"))
+		return 0;
+	v = strtoul(name, &end, 10);
+	if (name[0] >= '0' && name[0] <= '9' && !*end && v < UNRESOLVED_ID_BASE)
+		return v;
+	return UNRESOLVED_ID_BASE + unresolved_ids++;
+}
+
 static int lookup_cmp(const void *a, const void *b)
 {
 	const struct lookup *x = a, *y = b;
@@ -120,8 +142,13 @@ static void lookup_free(void *l)
 	free(l);
 }
 
-/* The answer for KIND and TEXT from CACHE, asked now if it is not there. */
-static const struct lookup *lookup(void **cache, char kind, const char *text)
+static bool grant_text_ok(const char *tok);
+
+/* The answer for KIND and TEXT from CACHE, asked now if it is not there;
+ * without NSS if NO_RESOLVE.
+ */
+static const struct lookup *lookup(void **cache, char kind, const char *text,
+				   bool no_resolve)
 {
 	struct lookup key = { .kind = kind, .text = (char *)text }, *l, **found;
 
@@ -137,7 +164,19 @@ static const struct lookup *lookup(void **cache, char kind, const char *text)
 		lookup_free(l);
 		return NULL;
 	}
-	if (kind == 'u') {
+	if (no_resolve && (kind == 'u' || kind == 'g')) {
+		l->id = unresolved_id(text);
+	} else if (no_resolve && grant_text_ok(text)) {
+		/* "u:NAME:r": the name's own lookup gives its id. */
+		char *name = strndup(text + 2, strlen(text) - 4);
+		const struct lookup *n = name ? lookup(cache, text[0], name, true) : NULL;
+
+		free(name);
+		if (!n)
+			return NULL;
+		l->grant = (struct policy_grant){ text[0] == 'g', n->id,
+						  text[strlen(text) - 1] == 'r' };
+	} else if (kind == 'u') {
 		uid_t uid = 0;
 
 		l->ret = resolve_user(text, &uid);
@@ -173,7 +212,7 @@ static bool grant_text_ok(const char *tok)
 /* E's ACL column into its grants. 0; -ENOENT if the only trouble is a
  * name that does not resolve; or -EINVAL (reported), -ENOMEM.
  */
-static int validate_acl(struct policy_entry *e, void **cache)
+static int validate_acl(struct policy_entry *e, void **cache, bool no_resolve)
 {
 	char *text, *save = NULL, *tok;
 	int ret = 0;
@@ -182,7 +221,7 @@ static int validate_acl(struct policy_entry *e, void **cache)
 	if (!text)
 		return -ENOMEM;
 	for (tok = strtok_r(text, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct lookup *l = lookup(cache, 'a', tok);
+		const struct lookup *l = lookup(cache, 'a', tok, no_resolve);
 		struct policy_grant g, *grants;
 		size_t i;
 
@@ -241,14 +280,14 @@ static bool grants_non_root(const struct policy_entry *e)
 	return false;
 }
 
-static int validate_entry(struct policy_entry *e, void **cache)
+static int validate_entry(struct policy_entry *e, void **cache, bool no_resolve)
 {
 	const struct lookup *owner = NULL, *group = NULL;
 	bool unresolved = false;
 	int ret = 0, r;
 
-	if ((e->owner && !(owner = lookup(cache, 'u', e->owner))) ||
-	    (e->group && !(group = lookup(cache, 'g', e->group))))
+	if ((e->owner && !(owner = lookup(cache, 'u', e->owner, no_resolve))) ||
+	    (e->group && !(group = lookup(cache, 'g', e->group, no_resolve))))
 		return -ENOMEM;
 	e->uid = owner && !owner->ret ? owner->id : 0;
 	e->gid = group && !group->ret ? group->id : 0;
@@ -261,7 +300,7 @@ static int validate_entry(struct policy_entry *e, void **cache)
 		unresolved = true;
 	}
 	if (e->acl) {
-		r = validate_acl(e, cache);
+		r = validate_acl(e, cache, no_resolve);
 		if (r == -ENOMEM)
 			return r;
 		if (r == -ENOENT)
@@ -375,11 +414,12 @@ int policy_validate(struct policy *p)
 
 	if (!first)
 		return -ENOMEM;
+	unresolved_ids = 0;
 	for (size_t i = 0; i < p->nr_entries; i++) {
 		struct policy_entry *e = &p->entries[i];
 		const struct policy_entry *o;
 
-		r = validate_entry(e, &cache);
+		r = validate_entry(e, &cache, p->no_resolve);
 		if (r == -ENOMEM) {
 			ret = r;
 			break;

@@ -22,6 +22,8 @@
 #include "reach.h"
 #include "traverse.h"
 
+unsigned long reach_fs_magic = BPF_FS_MAGIC;
+
 struct readers {
 	struct reader *r;
 	size_t n;
@@ -67,6 +69,21 @@ static int collect(const struct policy_entry *const *entries, size_t n,
 						 e->grants[g].id, e);
 	}
 	return ret;
+}
+
+int reach_readers_of(const struct policy_entry *const *entries, size_t n,
+		     struct reader **out, size_t *nout)
+{
+	struct readers rs = { 0 };
+	int ret = collect(entries, n, &rs);
+
+	if (ret) {
+		free(rs.r);
+		return ret;
+	}
+	*out = rs.r;
+	*nout = rs.n;
+	return 0;
 }
 
 static bool has_perm(acl_entry_t ent, acl_perm_t perm)
@@ -263,7 +280,7 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 
 	if (stat(dir, &st) || statfs(dir, &sf))
 		return errno == ENOENT ? 1 : -errno;
-	on_bpffs = (unsigned long)sf.f_type == BPF_FS_MAGIC;
+	on_bpffs = (unsigned long)sf.f_type == reach_fs_magic;
 	acl = acl_get_file(dir, ACL_TYPE_ACCESS);
 	if (!acl && errno == EOPNOTSUPP)
 		acl = acl_from_mode(st.st_mode);
@@ -301,22 +318,34 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 		rs->r[i].stopped = true;
 	}
 	if (!ret && ngiven && !c->dry_run) {
+		char list[1024] = "";
+
+		for (size_t i = 0; i < rs->n; i++)
+			if (given[i])
+				list_reader(list, sizeof(list), &rs->r[i]);
+		/* The record first: a run killed before the ACL is set
+		 * leaves a record of entries that are not there (taking
+		 * back skips them), never entries that no record knows.
+		 */
+		ret = traverse_save(&c->rec);
+		if (ret) {
+			err("%s: search permission was not given to %s, as what grant-traverse adds could not be recorded",
+			    dir, list);
+			traverse_truncate(&c->rec, recs);
+			goto out;
+		}
 		ret = fault_at("traverse");
 		if (!ret && acl_set_file(dir, ACL_TYPE_ACCESS, acl))
 			ret = -errno;
-		if (ret) {
-			char list[1024] = "";
-
-			for (size_t i = 0; i < rs->n; i++)
-				if (given[i])
-					list_reader(list, sizeof(list), &rs->r[i]);
+		if (ret)
 			err("%s: cannot set its ACL: %s; search permission was not given to %s",
 			    dir, strerror(-ret), list);
-		}
 	}
 	if (ret) {
 		/* Nothing was set: nothing of it is apply's to take back. */
 		traverse_truncate(&c->rec, recs);
+		if (!c->dry_run)
+			traverse_save(&c->rec);
 		goto out;
 	}
 	for (size_t i = 0; i < rs->n; i++) {
@@ -371,7 +400,7 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 		reach_report_fn report, void *arg, struct reach_changes *changes,
 		bool *stopped)
 {
-	struct reach_ctx c = { gt, dry_run, { 0 }, report ?: print_block,
+	struct reach_ctx c = { gt, dry_run, { .lock_fd = -1 }, report ?: print_block,
 			       arg, false };
 	struct readers rs = { 0 };
 	int ret, r;
@@ -381,9 +410,11 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 	 * whatever this policy's grant-traverse says.
 	 */
 	if (!ret && !report)
-		ret = traverse_load(&c.rec, pin_dir);
+		ret = traverse_load(&c.rec, pin_dir, !dry_run);
 	if (!ret && !report)
-		ret = traverse_take_back(&c.rec, rs.r, rs.n, dry_run);
+		ret = traverse_set_readers(&c.rec, rs.r, rs.n);
+	if (!ret && !report)
+		ret = traverse_take_back(&c.rec, dry_run);
 	if (!ret && rs.n)
 		ret = check_dirs(&c, &rs, pin_dir);
 	for (size_t i = 0; !ret && stopped && i < n; i++) {
@@ -395,7 +426,7 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 	if (!ret && c.blocked)
 		ret = -EACCES;
 	/* Recorded even after a failure: what was added stays known. */
-	r = !report && !dry_run ? traverse_save(&c.rec, pin_dir) : 0;
+	r = !report && !dry_run ? traverse_save(&c.rec) : 0;
 	if (changes)
 		*changes = (struct reach_changes){ c.rec.given, c.rec.taken };
 	traverse_free(&c.rec);

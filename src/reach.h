@@ -12,6 +12,11 @@
 #include <sys/stat.h>
 #include "policy.h"
 
+/* The filesystem whose directories grant-traverse changes: bpffs (a
+ * test's may be another, where bpffs has no ACLs).
+ */
+extern unsigned long reach_fs_magic;
+
 enum reader_kind { READER_USER, READER_GROUP, READER_OTHER };
 
 struct reader {
@@ -65,6 +70,30 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 		enum grant_traverse gt, const char *pin_dir, bool dry_run,
 		reach_report_fn report, void *arg, struct reach_changes *changes,
 		bool *stopped);
+/* The readers the N ENTRIES grant (but root), once each, in *OUT (N in
+ * *NOUT; to be freed). 0 or -ENOMEM.
+ */
+int reach_readers_of(const struct policy_entry *const *entries, size_t n,
+		     struct reader **out, size_t *nout);
+
+/* A search permission on a bpffs directory that no reader needs. */
+struct reach_extra {
+	const char *dir;
+	const char *detail;	/* what it is, and how it would go */
+};
+typedef void (*reach_extra_fn)(const struct reach_extra *x, void *arg);
+/*
+ * audit: on each bpffs directory on the way to PIN_DIR (but PIN_DIR,
+ * whose own check is pindir_check()), report to FN each named ACL entry
+ * that gives search (x, through the mask) to a user or group that no
+ * reader of the N ENTRIES needs, nor a reader of another pin directory
+ * (in grant-traverse's record: traverse_needed(), a user needing the
+ * entries of its groups); and on the topmost one (/sys/fs/bpf) o+x, if
+ * no one grants everyone. 0 or -errno.
+ */
+int reach_extra_search(const struct policy_entry *const *entries, size_t n,
+		       const char *pin_dir, reach_extra_fn fn, void *arg);
+
 /*
  * Who can read the pin PIN_PATH, from its owner, mode and ACL: "u:root,
  * g:fsreaders,o", each marked "!" if it cannot reach PIN_DIR; "-" for

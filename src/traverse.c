@@ -7,13 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <acl/libacl.h>
-#include <json-c/json.h>
 #include "diag.h"
 #include "fault.h"
-#include "manifest.h"
 #include "traverse.h"
-
-#define SUFFIX	".traverse.json"
 
 static bool has_x(acl_entry_t ent)
 {
@@ -31,120 +27,6 @@ static int set_x(acl_entry_t ent, bool on)
 	    acl_set_permset(ent, ps))
 		return -errno;
 	return 0;
-}
-
-static int rec_add(struct traverse *t, const char *dir, char tag, unsigned int id)
-{
-	struct traverse_rec *r;
-
-	for (size_t i = 0; i < t->n; i++)
-		if (t->r[i].tag == tag && t->r[i].id == id && !strcmp(t->r[i].dir, dir))
-			return 0;
-	r = realloc(t->r, (t->n + 1) * sizeof(*r));
-	if (!r)
-		return -ENOMEM;
-	t->r = r;
-	r[t->n] = (struct traverse_rec){ strdup(dir), tag, id };
-	if (!r[t->n].dir)
-		return -ENOMEM;
-	t->n++;
-	t->changed = true;
-	return 0;
-}
-
-int traverse_load(struct traverse *t, const char *pin_dir)
-{
-	char path[PATH_MAX];
-	json_object *root, *o, *v;
-	int ret = 0;
-
-	memset(t, 0, sizeof(*t));
-	ret = manifest_path(pin_dir, SUFFIX, path);
-	if (ret)
-		return ret;
-	if (access(path, F_OK))
-		return errno == ENOENT ? 0 : -errno;
-	root = json_object_from_file(path);
-	if (!root || !json_object_is_type(root, json_type_array)) {
-		warn("%s: not a record of grant-traverse; ignored", path);
-		json_object_put(root);
-		return 0;
-	}
-	for (size_t i = 0; !ret && i < json_object_array_length(root); i++) {
-		const char *dir, *tag;
-
-		o = json_object_array_get_idx(root, i);
-		dir = json_object_object_get_ex(o, "dir", &v) ? json_object_get_string(v) : NULL;
-		tag = json_object_object_get_ex(o, "tag", &v) ? json_object_get_string(v) : NULL;
-		if (!dir || !tag || !*tag || !strchr("ugomc", *tag))
-			continue;
-		ret = rec_add(t, dir, *tag, json_object_object_get_ex(o, "id", &v) ?
-			      (unsigned int)json_object_get_int64(v) : 0);
-	}
-	json_object_put(root);
-	t->changed = false;
-	return ret;
-}
-
-int traverse_save(struct traverse *t, const char *pin_dir)
-{
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	json_object *root;
-	int ret = 0;
-
-	if (!t->changed)
-		return 0;
-	if (manifest_path(pin_dir, SUFFIX, path)) {
-		err("%s: a pin directory too long to name its record of grant-traverse",
-		    pin_dir);
-		return -ENAMETOOLONG;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	root = json_object_new_array();
-	for (size_t i = 0; root && i < t->n; i++) {
-		json_object *o = json_object_new_object();
-		char tag[2] = { t->r[i].tag, '\0' };
-
-		json_object_object_add(o, "dir", json_object_new_string(t->r[i].dir));
-		json_object_object_add(o, "tag", json_object_new_string(tag));
-		json_object_object_add(o, "id", json_object_new_int64(t->r[i].id));
-		json_object_array_add(root, o);
-	}
-	if (mkdir_manifest_dir() || !root ||
-	    json_object_to_file_ext(tmp, root, JSON_C_TO_STRING_PRETTY) ||
-	    chmod(tmp, 0600) || rename(tmp, path)) {
-		ret = -errno ?: -EIO;
-		unlink(tmp);
-		err("%s: cannot record what grant-traverse changed: %s%s%s", path,
-		    strerror(-ret),
-		    t->given ? "; a later apply will not know to take back the search permissions it gave now" : "",
-		    t->taken ? "; a later apply will try to take back again what it took back now" : "");
-	}
-	json_object_put(root);
-	if (!ret)
-		t->changed = false;
-	return ret;
-}
-
-void traverse_free(struct traverse *t)
-{
-	for (size_t i = 0; i < t->n; i++)
-		free(t->r[i].dir);
-	free(t->r);
-	memset(t, 0, sizeof(*t));
-}
-
-void traverse_truncate(struct traverse *t, size_t n)
-{
-	while (t->n > n) {
-		free(t->r[--t->n].dir);
-		t->changed = true;
-	}
-}
-
-static char reader_tag(const struct reader *r)
-{
-	return r->kind == READER_USER ? 'u' : r->kind == READER_GROUP ? 'g' : 'o';
 }
 
 /* The entry of ACL with TAG ('u', 'g', 'o', 'm') and ID, or NULL. */
@@ -182,7 +64,7 @@ bool traverse_needs_others(acl_t acl, const struct reader *r)
 int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
 		   bool others, struct traverse *t, unsigned int *did)
 {
-	char tag = reader_tag(r);
+	char tag = traverse_reader_tag(r);
 	acl_entry_t mine, mask;
 	acl_permset_t ps;
 	int ret = 0;
@@ -202,7 +84,7 @@ int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
 		if (!ret)
 			*did |= TRAVERSE_ENTRY;
 		if (!ret && t)
-			ret = rec_add(t, dir, tag, tag == 'o' ? 0 : r->id);
+			ret = traverse_rec_add(t, dir, tag, tag == 'o' ? 0 : r->id);
 	}
 	if (ret || tag == 'o')
 		return ret;
@@ -210,32 +92,14 @@ int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
 		if (acl_calc_mask(acl))
 			return -errno;
 		*did |= TRAVERSE_MASK_MADE;
-		return t ? rec_add(t, dir, 'c', 0) : 0;
+		return t ? traverse_rec_add(t, dir, 'c', 0) : 0;
 	}
 	if (has_x(mask))
 		return 0;
 	ret = set_x(mask, true);
 	if (!ret)
 		*did |= TRAVERSE_MASK;
-	return !ret && t ? rec_add(t, dir, 'm', 0) : ret;
-}
-
-/* Does any of the N readers RS need REC? */
-static bool needed(const struct traverse *t, const struct traverse_rec *rec,
-		   const struct reader *rs, size_t n)
-{
-	if (rec->tag == 'm' || rec->tag == 'c') {
-		/* as long as a named entry of the record is */
-		for (size_t i = 0; i < t->n; i++)
-			if ((t->r[i].tag == 'u' || t->r[i].tag == 'g') &&
-			    !strcmp(t->r[i].dir, rec->dir) && needed(t, &t->r[i], rs, n))
-				return true;
-		return false;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (reader_tag(&rs[i]) == rec->tag && (rec->tag == 'o' || rs[i].id == rec->id))
-			return true;
-	return false;
+	return !ret && t ? traverse_rec_add(t, dir, 'm', 0) : ret;
 }
 
 /* Has ACL a named user or group entry? */
@@ -336,8 +200,7 @@ static void say_taken(const struct traverse_rec *rec, enum taken did)
 	}
 }
 
-int traverse_take_back(struct traverse *t, const struct reader *rs, size_t n,
-		       bool dry_run)
+int traverse_take_back(struct traverse *t, bool dry_run)
 {
 	enum taken did;
 	size_t kept = 0;
@@ -349,7 +212,17 @@ int traverse_take_back(struct traverse *t, const struct reader *rs, size_t n,
 	if (!drop)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n; i++)
-		drop[i] = !needed(t, &t->r[i], rs, n);
+		drop[i] = !strchr("mc", t->r[i].tag) &&
+			  !traverse_needed(t, t->r[i].dir, t->r[i].tag, t->r[i].id, false);
+	/* A mask, as long as a named entry of the record in its directory. */
+	for (size_t i = 0; i < t->n; i++) {
+		bool named = false;
+
+		for (size_t j = 0; strchr("mc", t->r[i].tag) && j < t->n; j++)
+			named |= strchr("ug", t->r[j].tag) && !drop[j] &&
+				 !strcmp(t->r[j].dir, t->r[i].dir);
+		drop[i] |= strchr("mc", t->r[i].tag) && !named;
+	}
 	/* Named entries and o first: a mask goes once they have. */
 	for (int mask = 0; mask < 2; mask++) {
 		for (size_t i = 0; i < t->n; i++) {

@@ -8,15 +8,24 @@
  * widens nothing else: a directory whose ACL mask lacks x would need the
  * mask raised, which gives x back to every group-class entry that has it,
  * so it is refused like "other" readers are. "others" may add o+x and
- * raise the mask. What apply added is recorded, per pin directory, in
- * MANIFEST_DIR/<pin dir>.traverse.json, written under the pin directory's
- * lock, and taken back by the next apply whose policy no longer grants
- * that reader.
+ * raise the mask.
+ *
+ * One record serves every pin directory (traverse_record.c): /sys/fs/bpf
+ * is on the way to all of them. It says what grant-traverse added, and
+ * which readers each pin directory's last apply granted. An entry is
+ * taken back once no pin directory whose way crosses its directory has a
+ * reader it lets through, so one policy never takes back what another
+ * needs. It is read and written under a lock of its own, which every
+ * apply takes after its pin directory's; and it is written (temp file,
+ * fsync, rename) before the ACL it describes is set, so that a run killed
+ * in between leaves at worst the record of an entry that is not there,
+ * which taking back skips, never an entry no record knows.
  */
 #ifndef FSITER_TRAVERSE_H
 #define FSITER_TRAVERSE_H
 
 #include <stdbool.h>
+#include <limits.h>
 #include <stddef.h>
 #include <sys/acl.h>
 #include "reach.h"
@@ -30,23 +39,65 @@ struct traverse_rec {
 	unsigned int id;
 };
 
+/* A reader ('u', 'g' or 'o' with ID 0) that PIN_DIR's last apply granted. */
+struct traverse_need {
+	char *pin_dir;
+	char tag;
+	unsigned int id;
+};
+
 struct traverse {
-	struct traverse_rec *r;
+	struct traverse_rec *r;		/* what grant-traverse added */
 	size_t n;
+	struct traverse_need *need;	/* every pin directory's readers */
+	size_t nn;
+	const char *pin_dir;	/* whose apply (or audit) this is */
+	char old[PATH_MAX];	/* its record of an older fsiter-pin, or "" */
+	int lock_fd;		/* the record's lock, or -1 */
 	bool changed;	/* since traverse_load() */
 	size_t given;	/* search permissions given (and set) by the caller */
 	size_t taken;	/* ACL entries traverse_take_back() took back */
 };
 
-/* The record of PIN_DIR (none if there is no file). 0 or -errno. */
-int traverse_load(struct traverse *t, const char *pin_dir);
-/* Write it, if it changed. 0 or -errno (reported, with what a later
- * apply will not know: the GIVEN and TAKEN of this run).
+/* The record's file and its lock, in manifest_dir: names that no path
+ * escaped by manifest_file() can take (a leading '.' is escaped there).
  */
-int traverse_save(struct traverse *t, const char *pin_dir);
+#define TRAVERSE_RECORD	".grant-traverse.json"
+#define TRAVERSE_LOCK	".grant-traverse.lock"
+
+/*
+ * The record (empty if there is no file), for PIN_DIR; with LOCK (apply),
+ * first its lock, held until traverse_free(). A record PIN_DIR had of its
+ * own (an older fsiter-pin's, MANIFEST_DIR/<pin dir>.traverse.json) is
+ * merged in, and removed by the next traverse_save(). 0 or -errno
+ * (reported).
+ */
+int traverse_load(struct traverse *t, const char *pin_dir, bool lock);
+/* Write it, if it changed: whole, fsynced, renamed over the old one. 0
+ * or -errno (reported, with what a later apply will not know: the GIVEN
+ * and TAKEN of this run).
+ */
+int traverse_save(struct traverse *t);
 void traverse_free(struct traverse *t);
+/* Record that grant-traverse added TAG ID's x (or the mask) on DIR,
+ * once. 0 or -ENOMEM.
+ */
+int traverse_rec_add(struct traverse *t, const char *dir, char tag, unsigned int id);
 /* Forget the records after the first N (added since T had N). */
 void traverse_truncate(struct traverse *t, size_t n);
+/* 'u', 'g' or 'o', as the record names R's kind. */
+char traverse_reader_tag(const struct reader *r);
+/* The N readers RS are now T->pin_dir's. 0 or -ENOMEM. */
+int traverse_set_readers(struct traverse *t, const struct reader *rs, size_t n);
+/*
+ * Does a reader of a pin directory whose way crosses DIR need the entry
+ * TAG ('u', 'g', 'o') ID there? A pin directory's own readers count as
+ * they are named; with MEMBERS, and always for the other pin directories
+ * (which this run cannot give anything), a user also needs the entries
+ * of its groups.
+ */
+bool traverse_needed(const struct traverse *t, const char *dir, char tag,
+		     unsigned int id, bool members);
 
 /* Would letting R search a directory with ACL take 'others' (R is
  * everyone, or the mask lacks x)?
@@ -65,16 +116,16 @@ bool traverse_needs_others(acl_t acl, const struct reader *r);
 int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
 		   bool others, struct traverse *t, unsigned int *did);
 /*
- * Take x back from each recorded entry that none of the N readers RS
- * needs: a named entry left with no permission goes, and so does the mask
- * when no named entry is left. Each change is said once it is made, and
+ * Take x back from each recorded entry that no pin directory needs
+ * (traverse_needed(), its own readers as named: this run gives them what
+ * they lack): a named entry left with no permission goes, and so does the
+ * mask when no named entry is left. Each change is said once it is made, and
  * counted in T->taken (x on a named entry, on o or on the mask, or the
  * mask itself); DRY_RUN only says what it would do. A record whose entry
  * cannot be changed stays, for the next apply, and so do the masks if a
  * named entry could not be changed. 0 or the first -errno (each
  * reported).
  */
-int traverse_take_back(struct traverse *t, const struct reader *rs, size_t n,
-		       bool dry_run);
+int traverse_take_back(struct traverse *t, bool dry_run);
 
 #endif

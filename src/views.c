@@ -15,6 +15,8 @@
 #include "revoke_stub.skel.h"
 #pragma GCC diagnostic pop
 
+const char *const views_missing = NULL;
+
 /* Each view's object, as its skeleton embeds it (bpf/CMakeLists.txt). */
 static const struct view_object {
 	const char *view;

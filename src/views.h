@@ -21,6 +21,13 @@
 #include <bpf/libbpf.h>
 #include "view_table.h"
 
+/*
+ * NULL in a build with the views; in one without (views_none.c), why not:
+ * "built with FSITER_BPF=OFF". There view_load() and stub_prog_fd() fail,
+ * saying so.
+ */
+extern const char *const views_missing;
+
 struct view_prog {
 	const struct view_desc *desc;
 	struct bpf_object *obj;

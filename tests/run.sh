@@ -232,6 +232,14 @@ lane_61() {
 	# Niced: the 6.12 build beside them is on the critical path.
 	step "checkpatch --strict, both series" nice -n 10 kernel/checkpatch.sh
 	step "shellcheck" nice -n 10 tests/shellcheck.sh
+	# What a machine without our kernel builds: fsiter-pin without the
+	# views, its ctest (check, cat-config, apply refusing) and install;
+	# not the fuzzers' corpus again (the host tests run it).
+	step "user space without the views (FSITER_BPF=OFF): build, ctest, install" \
+		nice -n 10 bash -c 'cmake -S . -B "$1" -DFSITER_BPF=OFF >/dev/null &&
+			cmake --build "$1" -j "$(nproc)" >/dev/null &&
+			ctest --test-dir "$1" --output-on-failure -E fuzz-corpus' \
+		noviews "$runlog/noviews"
 	step "kernel config: 6.1 with Debian's config" \
 		nice -n 10 scripts/kernel-deb.sh --kernel 6.1 --config debian --config-only
 	step "kernel config: 6.12 with Debian's config" \

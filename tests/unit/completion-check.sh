@@ -9,7 +9,7 @@ fail=0
 # The words of a compgen -W list in the completion: all of them, joined.
 offered=$(tr '\n\t' '  ' <"$completion" | grep -o "compgen -W '[^']*'" |
 	sed "s/compgen -W '//; s/'$//" | tr -s ' ' '\n')
-offered+=$'\n'$(grep -oE '^[[:space:]]+[a-z |]+\) cmd=' "$completion" | tr -d ' \t)' |
+offered+=$'\n'$(grep -oE '^[[:space:]]+[a-z |-]+\) cmd=' "$completion" | tr -d ' \t)' |
 	sed 's/cmd=//' | tr '|' '\n')
 
 want() {

@@ -67,6 +67,10 @@ static void test_drift_inode(void)
 	pi = link_of("inode");
 	strcpy(pi.tag, TAG_B);
 	CHECK(pin_drift(&it, &pi, &v) == DRIFT_PROGRAM, "another version of the program");
+	/* A build without the views (audit) has no program to compare. */
+	CHECK(pin_drift(&it, &pi, NULL) == 0, "no view loaded: the program is not compared");
+	pi.ino = 13;
+	CHECK(pin_drift(&it, &pi, NULL) == DRIFT_TARGET, "no view loaded: the target still is");
 
 	pi = link_of("inode");
 	pi.ino = 13;
@@ -114,6 +118,7 @@ static void test_drift_sb(void)
 	CHECK(pin_drift(&it, &pi, &v) == 0, "the default top, the same filesystem");
 	e.top = 50;
 	CHECK(pin_drift(&it, &pi, &v) == DRIFT_TOP, "top=50 asked, 20 loaded");
+	CHECK(pin_drift(&it, &pi, NULL) == DRIFT_TOP, "no view loaded: top=N still compared");
 	CHECK(!strcmp(drift_word(DRIFT_TOP), "top"), "drift word top");
 	pi.top = 50;
 	CHECK(pin_drift(&it, &pi, &v) == 0, "top=50 both");
@@ -214,7 +219,7 @@ static void test_match(void)
 	free(pl.stale);
 }
 
-static char found[8][256];
+static char found[8][512];
 static int nfound;
 
 static void collect(void *arg, const char *kind, const char *pin,
@@ -267,6 +272,47 @@ static void test_findings(void)
 	CHECK(!strcmp(found[5], "missing gone: not pinned"), "%s", found[5]);
 	CHECK(!strcmp(found[6], "extra x (no entry): not in the policy"),
 	      "the stale pin no entry names, not the skipped one's: %s", found[6]);
+}
+
+/*
+ * What audit finds of a path as it is now: a file that gained hard links
+ * (not with 'hardlinks'), a directory on the way that a user may change;
+ * and a search permission above the pins that no reader needs.
+ */
+static void test_path_findings(void)
+{
+	struct policy_entry e[] = { entry("cache", "h", 0),
+				    entry("cache", "ok", POLICY_OPT_HARDLINKS),
+				    entry("inode", "u", 0) };
+	struct plan_item items[3] = {
+		{ .entry = &e[0], .pinned = true,
+		  .target = { .fd = 0, .mode = S_IFREG | 0644, .nlink = 2 } },
+		{ .entry = &e[1], .pinned = true,
+		  .target = { .fd = 0, .mode = S_IFREG | 0644, .nlink = 3 } },
+		{ .entry = &e[2], .pinned = true,
+		  .target = { .fd = 0, .mode = S_IFREG | 0644, .nlink = 1,
+			      .unsafe_len = 8, .unsafe = { DIR_OTHER, 0 } } },
+	};
+	struct plan_dir_finding x = { "/sys/fs/bpf", "u:fsb has search permission (x), ..." };
+	struct plan pl = { .items = items, .nr_items = 3, .pin_dir = "/sys/fs/bpf/fsiter",
+			   .extra_search = &x, .nr_extra_search = 1,
+			   .policy = { .entries = e, .nr_entries = 3 } };
+	size_t n;
+
+	for (int i = 0; i < 3; i++)
+		items[i].pin = link_of(e[i].view->name);
+	e[0].path = "/srv/h";
+	e[1].path = "/srv/ok";
+	e[2].path = "/srv/tmp/u";
+	nfound = 0;
+	n = plan_findings(&pl, collect, NULL);
+	CHECK(n == 3 && nfound == 3, "3 findings, got %zu", n);
+	CHECK(!strcmp(found[0], "hardlinks h: path '/srv/h': a file with 2 names (hard links), so this name may not be the one root chose; apply fails the entry without the option 'hardlinks'"),
+	      "%s", found[0]);
+	CHECK(!strcmp(found[1], "unsafe-path u: path '/srv/tmp/u': /srv/tmp may be changed by every user so what it names is not root's to decide (an unsafe path transition)"),
+	      "not for 'hardlinks': %s", found[1]);
+	CHECK(!strcmp(found[2], "extra-search /sys/fs/bpf (no entry): u:fsb has search permission (x), ..."),
+	      "the directory, no entry: %s", found[2]);
 }
 
 /* What FN(ARG) prints on stdout, in OUT. */
@@ -400,6 +446,7 @@ int main(void)
 	test_drift_word();
 	test_match();
 	test_findings();
+	test_path_findings();
 	test_print_escapes();
 	test_stubs();
 	return check_summary();

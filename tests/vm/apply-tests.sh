@@ -239,7 +239,7 @@ test_traverse_scope() {
 	echo "== grant-traverse: yes adds no o+x and raises no mask; both are taken back"
 	"$tool" remove --all >/dev/null 2>&1
 	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
-	rm -f /run/fsiter-pin/*.traverse.json
+	rm -f /run/fsiter-pin/.grant-traverse.json
 	try tv1 "set grant-traverse yes" "cache tv-o /etc/passwd 0444"
 	check_eq "yes: a pin for everyone fails (exit 3)" "$rc" 3
 	check "the hint names 'others'" has "put 'set grant-traverse others' in the policy"
@@ -383,7 +383,7 @@ bpffs_mounted() { [[ $(findmnt -n -o FSTYPE /sys/fs/bpf) == bpf ]]; }
 test_says_mount() {
 	echo "== apply says it mounted bpffs, only when it did, and what a failure left"
 	"$tool" remove --all >/dev/null 2>&1
-	rm -f /run/fsiter-pin/*.traverse.json
+	rm -f /run/fsiter-pin/.grant-traverse.json
 	umount /sys/fs/bpf
 	printf '%s\n' "cache sm-a /etc/passwd 0440 root fsreaders" >$t/sm.conf
 	out=$(FSITER_FAULT=mount "$tool" apply $t/sm.conf 2>&1); rc=$?
@@ -416,7 +416,7 @@ test_says_mount() {
 }
 
 # traverse_recs TAG: how many entries of TAG grant-traverse's record has
-traverse_recs() { jq "[.[] | select(.tag == \"$1\")] | length" /run/fsiter-pin/sys-fs-bpf-fsiter.traverse.json; }
+traverse_recs() { jq "[.added[] | select(.tag == \"$1\")] | length" /run/fsiter-pin/.grant-traverse.json; }
 
 test_says_traverse() {
 	needs test_says_mount

@@ -132,6 +132,36 @@ test_programs() {
 	"$tool" apply $policy >/dev/null
 }
 
+# fsiter-pin without the views (-DFSITER_BPF=OFF), as the build makes it
+# for its tests: audit compares all but the programs, list lists, apply
+# refuses and changes nothing.
+test_noviews() {
+	needs test_apply
+	local nv=$build/src/fsiter-pin-noviews
+	echo "== a build without the views"
+	out=$("$nv" audit $policy 2>&1); rc=$?; echo "$out"
+	check_eq "audit: exit 0 when clean" "$rc" 0
+	check "audit: clean" has "^clean: 5 pins match $policy$"
+	check "audit: says what it does not compare" has "this build has no views (built with FSITER_BPF=OFF): the pins' programs are not compared"
+	chmod 0444 $pins/c-file
+	rm $pins/c-other
+	"$ktool" pin "$views/inode-raw.bpf.o" fsiter_inode_raw $t/other $pins/c-other
+	out=$("$nv" audit $policy 2>&1); rc=$?; echo "$out"
+	check_eq "audit: exit 1 on drift" "$rc" 1
+	check "audit: a mode changed by hand" audit_is mode c-file
+	check "audit: another view" audit_is view c-other
+	out=$("$nv" list 2>&1); rc=$?; echo "$out"
+	check_eq "list: exit 0" "$rc" 0
+	check "list: the pins" has "^i-file \+inode \+[0-9:]\+ ino [0-9]\+ \+/run/au/file "
+	out=$("$nv" apply $policy 2>&1); rc=$?; echo "$out"
+	check_eq "apply: exit 1" "$rc" 1
+	check "apply: refused, saying why" has "^fsiter-pin: apply: this build has no views (built with FSITER_BPF=OFF)$"
+	check_eq "apply: nothing changed" "$(stat -c %a $pins/c-file)" 444
+	"$tool" apply $policy >/dev/null
+	audit
+	check_eq "fsiter-pin repairs it" "$rc" 0
+}
+
 test_target_gone() {
 	needs test_apply
 	echo "== drift: a target unmounted"
@@ -157,6 +187,71 @@ test_unreachable() {
 	out=$("$tool" list); echo "$out"
 	check "list marks who cannot reach a pin" has "^c-file .* u:root,!g:fsreaders "
 	"$tool" apply $policy >/dev/null
+}
+
+# finding_of KIND: the pins (or directories) of the last audit --json's KIND findings
+finding_of() { jq -r --arg k "$1" '[.findings[] | select(.kind == $k) | .pin] | join(" ")' <<<"$out"; }
+
+test_extra_search() {
+	needs test_apply
+	echo "== drift: search permission above the pins that no reader needs"
+	audit
+	check_eq "grant-traverse's own entries (g:fsreaders, o+x for the 0444 pins): clean" "$rc" 0
+	setfacl -m u:fsb:x /sys/fs/bpf
+	audit
+	check_eq "an entry added by hand: exit 1" "$rc" 1
+	check "names /sys/fs/bpf" audit_is extra-search /sys/fs/bpf
+	check "and the entry, and how to take it away" has "u:fsb has search permission (x), which no reader of this policy nor of another pin directory needs; 'setfacl -x u:fsb /sys/fs/bpf' would take it away$"
+	out=$("$tool" audit --json $policy); rc=$?
+	check_eq "--json: exit 1" "$rc" 1
+	check_eq "--json: the finding, on the directory" "$(finding_of extra-search)" /sys/fs/bpf
+	check_eq "--json: no policy line" "$(jq -r '.findings[] | select(.kind == "extra-search") | .source' <<<"$out")" null
+	setfacl -x u:fsb /sys/fs/bpf
+	setfacl -m u:fsb:x $pins
+	audit
+	check "on the pin directory: pin-dir" audit_is pin-dir "$pins"
+	"$tool" apply $policy >/dev/null
+	# o+x that no pin for everyone asks for
+	grep -v ' 0444$' $policy >$t/no-o.conf
+	check "a policy without pins for everyone applies" "$tool" apply $t/no-o.conf
+	check_eq "and o+x was taken back" "$(getfacl -p /sys/fs/bpf 2>/dev/null | sed -n 's/^other:://p')" ---
+	chmod o+x /sys/fs/bpf
+	out=$("$tool" audit $t/no-o.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "o+x by hand: exit 1" "$rc" 1
+	check "names it" has "^extra-search  */sys/fs/bpf: every user has search permission (o+x), which no reader of this policy nor of another pin directory needs; 'chmod o-x /sys/fs/bpf' would take it away$"
+	chmod o-x /sys/fs/bpf
+	"$tool" apply $policy >/dev/null
+	audit
+	check_eq "back: clean" "$rc" 0
+}
+
+test_path_drift() {
+	needs test_apply
+	echo "== drift: the paths, as they are now"
+	ln $t/file $t/file.link
+	audit
+	check_eq "a hard link made after the pin: exit 1" "$rc" 1
+	check "names each entry on it" audit_is hardlinks c-file
+	check "both" audit_is hardlinks i-file
+	check "with the count" has "^hardlinks  *c-file: path '/run/au/file': a file with 2 names (hard links)"
+	rm $t/file.link
+	# The policy is in $t, which audit would refuse once writable: a copy.
+	cp $policy /run/au-paths.conf
+	chmod o+w $t
+	out=$("$tool" audit --json /run/au-paths.conf); rc=$?
+	check_eq "--json: a directory on the way made writable: exit 1" "$rc" 1
+	check_eq "--json: every entry under it" "$(finding_of unsafe-path)" "c-file i-file c-other c-xfs"
+	out=$("$tool" audit /run/au-paths.conf 2>&1); echo "$out"
+	check "says who may change it" has "^unsafe-path  *c-file: path '/run/au/file': /run/au may be changed by every user so what it names is not root's to decide (an unsafe path transition) (/run/au-paths.conf:2)$"
+	chmod o-w $t
+	chown fsa $t
+	out=$("$tool" audit /run/au-paths.conf 2>&1); echo "$out"
+	check "a directory a user owns" has "^unsafe-path  *c-other: path '/run/au/other': /run/au may be changed by its owner, uid 2001, so"
+	chown root $t
+	rm /run/au-paths.conf
+	audit
+	check_eq "back: clean" "$rc" 0
 }
 
 test_errors() {

@@ -233,12 +233,20 @@ test_journal() {
 
 test_bad_policy() {
 	echo "== a policy that fails leaves the unit failed, with the reason"
+	local since
 	cp /etc/fsiter/policy.conf /run/policy.good
 	echo "inod  typo  /etc/hostname  0444" >>/etc/fsiter/policy.conf
+	since=$(date +%s)
 	check "restart fails" bash -c "! systemctl restart fsiter-pin.service"
 	check_eq "the unit is failed" "$(systemctl is-failed fsiter-pin.service)" failed
 	out=$(systemctl status --no-pager -n 20 fsiter-pin.service 2>&1); echo "$out"
 	check "systemctl status says why" has "policy.conf:[0-9]*: unknown view 'inod'"
+	# The journal has fsiter-pin's errors as errors (its <3> prefixes),
+	# not at the default priority, info; and no prefix is left in the text.
+	out=$(journalctl -q -o cat -p err --since "@$since" -u fsiter-pin.service 2>&1); echo "$out"
+	check "journalctl -p err has the error" has "^fsiter-pin: /etc/fsiter/policy.conf:[0-9]*: unknown view 'inod'"
+	out=$(journalctl -q -o cat -p info --since "@$since" -u fsiter-pin.service 2>&1)
+	check "no priority prefix left in the journal" bash -c "! grep -q '<[0-9]>' <<<\"\$1\"" _ "$out"
 	check "the pins stay" test -e $pins/granted
 	cp /run/policy.good /etc/fsiter/policy.conf
 	check "fixed, it starts again" systemctl restart fsiter-pin.service

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of grant-traverse's record (src/traverse_record.c, through
+ * reach_check()) on a bpffs of its own (0700, as systemd mounts
+ * /sys/fs/bpf), mounted in a mount namespace of this process, with the
+ * records in a directory of the test's:
+ *  - the record names an entry before its ACL is set: at the moment
+ *    apply would set it (the fault point "traverse", here a hook of the
+ *    test's), the entry is recorded and not yet in the ACL, which is
+ *    what a run killed there leaves; the next apply takes back nothing
+ *    that is not there, and says nothing is wrong;
+ *  - two pin directories under one parent: one policy dropping a reader
+ *    does not take back an entry the other's readers need (a group
+ *    named, or a user of that group), and the last one to drop it does;
+ *  - the record's lock is shared by every pin directory: an apply waits
+ *    for it, and gives up after FSITER_LOCK_TIMEOUT;
+ *  - a record an older fsiter-pin kept per pin directory is taken over;
+ *  - audit names a search entry that no reader of the policy, nor of
+ *    another pin directory by the record, needs, and o+x that nobody's
+ *    pin for everyone asks for (reach_extra.c).
+ * Needs root and bpffs; skipped (77) otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <acl/libacl.h>
+#include <linux/magic.h>
+#include "fault.h"
+#include "manifest.h"
+#include "reach.h"
+#include "check.h"
+#include "private_bpffs.h"
+
+#define GROUP	2100	/* no such group is needed: a reader by number */
+#define GROUP2	2101
+#define NOBODY	65534
+
+static char top[] = "/tmp/fsiter-test-traverse.XXXXXX";
+static char run[] = "/tmp/fsiter-test-traverse-run.XXXXXX";
+
+/* What the hook saw at each "traverse" point: is the entry recorded, is
+ * it in the ACL?
+ */
+static struct { bool recorded, in_acl; int calls; } seen;
+static char watch_text[64];	/* the entry the hook looks for: "group:2100:--x" */
+
+/* TOP's access ACL as text, in BUF ("" if it cannot be read). */
+static const char *acl_text(char *buf, size_t size)
+{
+	acl_t acl = acl_get_file(top, ACL_TYPE_ACCESS);
+	char *s = acl ? acl_to_any_text(acl, NULL, ',', TEXT_NUMERIC_IDS) : NULL;
+
+	snprintf(buf, size, "%s", s ?: "");
+	acl_free(s);
+	acl_free(acl);
+	return buf;
+}
+
+/* The record's text, in BUF ("" if there is none). */
+static const char *record_text(char *buf, size_t size)
+{
+	char path[512];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/.grant-traverse.json", run);
+	buf[0] = '\0';
+	f = fopen(path, "re");
+	if (f) {
+		n = fread(buf, 1, size - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Does the record have an added entry of TOP with TAG and ID? */
+static bool recorded(char tag, unsigned int id)
+{
+	char text[8192], want[600];
+	char *p, *q;
+
+	record_text(text, sizeof(text));
+	p = strstr(text, "\"added\"");
+	q = p ? strstr(p, "\"readers\"") : NULL;
+	if (q)
+		*q = '\0';
+	snprintf(want, sizeof(want), "\"dir\":\"%s\",\"tag\":\"%c\",\"id\":%u", top, tag, id);
+	/* JSON_C_TO_STRING_PRETTY: compare without the blanks. */
+	for (char *s = p ?: text, *d = s;; s++) {
+		if (*s != ' ' && *s != '\n')
+			*d++ = *s;
+		if (!*s)
+			break;
+	}
+	return p && strstr(p, want);
+}
+
+/* The engine's fault point: here, a look at what a kill would leave. */
+const bool fault_injection = false;
+
+int fault_at(const char *point)
+{
+	char buf[1024];
+
+	if (strcmp(point, "traverse") || !watch_text[0])
+		return 0;
+	seen.calls++;
+	seen.recorded = recorded('g', GROUP);
+	seen.in_acl = strstr(acl_text(buf, sizeof(buf)), watch_text);
+	return 0;
+}
+
+static struct policy_entry entry(mode_t mode, uid_t uid, gid_t gid)
+{
+	return (struct policy_entry){ .loc = { "t.conf", 1 }, .name = "p",
+				      .mode = mode, .uid = uid, .gid = gid };
+}
+
+/* apply's check of PIN_DIR (TOP/NAME) for the N entries E. */
+static int apply(const char *name, const struct policy_entry *e, size_t n)
+{
+	const struct policy_entry *es[4];
+	struct reach_changes ch;
+	char pin_dir[256];
+	bool stopped[4];
+
+	snprintf(pin_dir, sizeof(pin_dir), "%s/%s", top, name);
+	for (size_t i = 0; i < n; i++)
+		es[i] = &e[i];
+	return reach_check(es, n, GRANT_TRAVERSE_YES, pin_dir, false, NULL, NULL,
+			   &ch, stopped);
+}
+
+/* TOP back to its mode alone, 0700: no ACL entries. */
+static int acl_reset(void)
+{
+	acl_t acl = acl_from_mode(0700);
+	int ret = acl && !acl_set_file(top, ACL_TYPE_ACCESS, acl) ? 0 : -errno;
+
+	acl_free(acl);
+	return ret;
+}
+
+static bool acl_has(const char *what)
+{
+	char buf[1024];
+
+	return strstr(acl_text(buf, sizeof(buf)), what);
+}
+
+static void test_record_first(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP);
+	int ret;
+
+	snprintf(watch_text, sizeof(watch_text), "group:%u:--x", GROUP);
+	ret = apply("a", &g, 1);
+	CHECK(!ret, "apply: %s", strerror(-ret));
+	CHECK(seen.calls == 1, "one ACL set: %d", seen.calls);
+	CHECK(seen.recorded, "the entry is recorded before the ACL is set");
+	CHECK(!seen.in_acl, "and is not in the ACL yet at that point");
+	CHECK(acl_has(watch_text), "then it is in the ACL");
+
+	/* A run killed there: recorded, not in the ACL. The next apply
+	 * (which needs it no more) takes back what is not there: nothing.
+	 */
+	CHECK(!acl_reset(), "the entry removed, as if never set");
+	ret = apply("a", NULL, 0);
+	CHECK(!ret, "the next apply: %s", strerror(-ret));
+	CHECK(!recorded('g', GROUP), "and forgets the entry");
+	watch_text[0] = '\0';
+}
+
+/* Two pin directories under TOP: neither takes back what the other needs. */
+static void test_shared_parent(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP);
+	struct policy_entry u = entry(0400, NOBODY, 0);
+	struct policy_entry ng = entry(0440, 0, NOBODY);
+	char want[64];
+	int ret;
+
+	snprintf(want, sizeof(want), "group:%u:--x", GROUP);
+	ret = apply("a", &g, 1) ?: apply("b", &g, 1);
+	CHECK(!ret, "a and b grant group %u: %s", GROUP, strerror(-ret));
+	CHECK(acl_has(want), "a added g:%u:x", GROUP);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && acl_has(want), "a drops it, b needs it: it stays (%d)", ret);
+	CHECK(recorded('g', GROUP), "and stays recorded");
+	ret = apply("b", NULL, 0);
+	CHECK(!ret && !acl_has(want), "b drops it too: taken back (%d)", ret);
+	CHECK(!recorded('g', GROUP), "and forgotten");
+
+	/* b's reader is a user who gets through by its group's entry. */
+	if (!getpwuid(NOBODY)) {
+		printf("skip: no user %d\n", NOBODY);
+		return;
+	}
+	snprintf(want, sizeof(want), "group:%u:--x", NOBODY);
+	ret = apply("a", &ng, 1) ?: apply("b", &u, 1);
+	CHECK(!ret && acl_has(want), "a gives g:%u:x, b's user %u gets through by it (%d)",
+	      NOBODY, NOBODY, ret);
+	CHECK(!acl_has("user:65534:"), "so b adds nothing");
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && acl_has(want), "a drops it: it stays, for b's user (%d)", ret);
+	ret = apply("b", NULL, 0);
+	CHECK(!ret && !acl_has(want), "b drops its user: taken back (%d)", ret);
+}
+
+/* An apply waits for the record's lock, whoever holds it. */
+static void test_lock(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP2);
+	char path[512];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/.grant-traverse.lock", run);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	CHECK(fd >= 0 && !flock(fd, LOCK_EX), "another apply holds the lock: %s",
+	      strerror(errno));
+	setenv("FSITER_LOCK_TIMEOUT", "1", 1);
+	ret = apply("c", &g, 1);
+	CHECK(ret == -ETIMEDOUT, "c, another pin directory, waits and gives up: %d", ret);
+	CHECK(!acl_has("group:2101:"), "having changed nothing");
+	close(fd);
+	ret = apply("c", &g, 1);
+	CHECK(!ret && acl_has("group:2101:--x"), "once free, it applies: %d", ret);
+	unsetenv("FSITER_LOCK_TIMEOUT");
+	ret = apply("c", NULL, 0);
+	CHECK(!ret && !acl_has("group:2101:"), "and takes it back: %d", ret);
+}
+
+/* A record that an older fsiter-pin kept for one pin directory. */
+static void test_old_record(void)
+{
+	char path[PATH_MAX], pin_dir[256], text[600];
+	struct stat st;
+	acl_t acl;
+	FILE *f;
+	int ret;
+
+	snprintf(pin_dir, sizeof(pin_dir), "%s/a", top);
+	CHECK(!manifest_path(pin_dir, ".traverse.json", path), "its name");
+	f = fopen(path, "we");
+	CHECK(f, "%s: %s", path, strerror(errno));
+	if (!f)
+		return;
+	fprintf(f, "[ { \"dir\": \"%s\", \"tag\": \"g\", \"id\": %u } ]\n", top, GROUP2);
+	fclose(f);
+	snprintf(text, sizeof(text), "u::rwx,g::---,g:%u:--x,m::--x,o::---", GROUP2);
+	acl = acl_from_text(text);
+	CHECK(acl && !acl_set_file(top, ACL_TYPE_ACCESS, acl), "the entry it added");
+	acl_free(acl);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && !acl_has("group:2101:"), "taken back by the next apply: %d", ret);
+	CHECK(stat(path, &st) && errno == ENOENT, "and the old record is gone");
+	acl_reset();
+}
+
+static int nextra;
+static char extra[512];
+
+/* audit's extra-search findings on TOP (a host's /tmp may be a tmpfs). */
+static void keep_extra(const struct reach_extra *x, void *arg)
+{
+	if (strcmp(x->dir, top))
+		return;
+	nextra++;
+	snprintf(extra, sizeof(extra), "%s", x->detail);
+}
+
+static int audit(const struct policy_entry *e, size_t n)
+{
+	const struct policy_entry *es[4];
+	char pin_dir[256];
+	int ret;
+
+	snprintf(pin_dir, sizeof(pin_dir), "%s/a", top);
+	for (size_t i = 0; i < n; i++)
+		es[i] = &e[i];
+	nextra = 0;
+	extra[0] = '\0';
+	ret = reach_extra_search(es, n, pin_dir, keep_extra, NULL);
+	return ret ?: nextra;
+}
+
+/* What audit says of search permissions on TOP that no reader needs. */
+static void test_audit_extra(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP), o = entry(0444, 0, 0);
+	char text[600], want[600];
+	acl_t acl;
+
+	snprintf(text, sizeof(text), "u::rwx,g::---,g:%u:--x,m::--x,o::---", GROUP);
+	acl = acl_from_text(text);
+	CHECK(acl && !acl_set_file(top, ACL_TYPE_ACCESS, acl), "g:%u:x by hand", GROUP);
+	acl_free(acl);
+	CHECK(audit(&g, 1) == 0, "a reader of the policy needs it: %s", extra);
+	CHECK(audit(NULL, 0) == 1, "no reader needs it: one finding, %d", nextra);
+	snprintf(want, sizeof(want), "g:%u has search permission (x), which no reader of this policy nor of another pin directory needs; 'setfacl -x g:%u %s' would take it away",
+		 GROUP, GROUP, top);
+	CHECK(!strcmp(extra, want), "saying what and how: %s", extra);
+	CHECK(!apply("b", &g, 1), "b, another pin directory, grants the group");
+	CHECK(audit(NULL, 0) == 0, "so a's audit finds nothing to say: %s", extra);
+	CHECK(!apply("b", NULL, 0), "b drops it");
+	CHECK(audit(NULL, 0) == 1, "a's audit finds it again: %s", extra);
+	CHECK(!acl_reset() && !chmod(top, 0701), "o+x on the topmost directory");
+	CHECK(audit(&g, 1) == 1 && strstr(extra, "every user has search permission (o+x)") &&
+	      strstr(extra, "'chmod o-x "), "o+x that no policy wants: %s", extra);
+	CHECK(audit(&o, 1) == 0, "wanted by a pin for everyone: %s", extra);
+	chmod(top, 0700);
+}
+
+int main(void)
+{
+	char pins[300];
+	int ret;
+
+	ret = private_bpffs(top);
+	if (ret)
+		return ret;
+	/* A kernel without the series has no ACLs in bpffs: tmpfs, which
+	 * has, stands in.
+	 */
+	if (acl_reset() == -EOPNOTSUPP) {
+		printf("bpffs has no ACLs here: a tmpfs stands in\n");
+		if (umount2(top, MNT_DETACH) || mount("tmpfs", top, "tmpfs", 0, "mode=0700") ||
+		    acl_reset()) {
+			printf("skipped: no ACLs on tmpfs either: %s\n", strerror(errno));
+			return 77;
+		}
+		reach_fs_magic = TMPFS_MAGIC;
+	}
+	if (!mkdtemp(run)) {
+		perror(run);
+		return 2;
+	}
+	manifest_dir = run;
+	for (const char *d = "abc"; *d; d++) {
+		snprintf(pins, sizeof(pins), "%s/%c", top, *d);
+		CHECK(!mkdir(pins, 0711), "%s: %s", pins, strerror(errno));
+	}
+	test_record_first();
+	test_shared_parent();
+	test_lock();
+	test_old_record();
+	test_audit_extra();
+	ret = check_summary();
+	umount2(top, MNT_DETACH);
+	rmdir(top);
+	snprintf(pins, sizeof(pins), "rm -rf -- '%s'", run);
+	if (system(pins))
+		ret = 1;
+	return ret;
+}
