@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +25,14 @@
 #include "fault.h"
 #include "mounts.h"
 #include "targets.h"
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
 
 /*
  * PATH, one component at a time from "/", each opened under the fd of
@@ -149,13 +158,19 @@ struct open_reply {
 	struct dir_trust unsafe;
 };
 
-/* The helper's work: its own copy of the parent's memory, read only. */
+/* The helper's work, as the parent sent it. */
 struct helper {
-	const char *const *paths;
-	const bool *hang;	/* FSITER_FAULT's open~ */
+	char **paths;
+	bool *hang;		/* FSITER_FAULT's open~ */
 	size_t n;
 	int sock;
 	size_t next;		/* the next path to take, atomic */
+};
+
+/* What the parent sends for each path, the path following. */
+struct open_request {
+	uint32_t k;
+	uint32_t hang;
 };
 
 static void send_reply(int sock, const struct open_reply *r, int fd)
@@ -188,7 +203,7 @@ static void *open_worker(void *arg)
 		struct target t = { .fd = -1 };
 		struct open_reply r = { .k = k };
 
-		while (h->hang && h->hang[k])
+		while (h->hang[k])
 			pause();
 		r.ret = open_path(h->paths[k], &t);
 		r.mode = t.mode;
@@ -227,35 +242,138 @@ static int helper_fds(int sock)
 	return 0;
 }
 
-/*
- * The child: looks the paths up, up to TARGET_OPEN_THREADS at once, and
- * sends each fd back. It ends only when its parent kills it, closes its
- * end of the socket or dies: so the parent, which kills it before it
- * closes the socket, never signals a pid that is no longer its child's,
- * even with SIGCHLD ignored (no zombie then).
- */
-static __attribute__((noreturn)) void helper_main(struct helper *h, pid_t parent)
+/* The requests on SOCK, until the parent shuts its end: 0 or -1. */
+static int read_requests(struct helper *h)
 {
-	struct pollfd p = { .events = POLLIN };
+	static char buf[sizeof(struct open_request) + PATH_MAX + 1];
+	struct open_request rq;
+	size_t cap = 0;
+	ssize_t len;
+
+	for (;;) {
+		len = recv(h->sock, buf, sizeof(buf) - 1, 0);
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len <= 0)
+			return len;
+		if ((size_t)len <= sizeof(rq))
+			return -1;
+		memcpy(&rq, buf, sizeof(rq));
+		buf[len] = '\0';
+		if (rq.k != h->n)
+			return -1;
+		if (h->n == cap) {
+			cap = cap ? 2 * cap : 64;
+			h->paths = realloc(h->paths, cap * sizeof(*h->paths));
+			h->hang = realloc(h->hang, cap * sizeof(*h->hang));
+			if (!h->paths || !h->hang)
+				return -1;
+		}
+		h->hang[h->n] = rq.hang;
+		h->paths[h->n] = strdup(buf + sizeof(rq));
+		if (!h->paths[h->n++])
+			return -1;
+	}
+}
+
+/*
+ * The helper, a program of its own: fsiter-pin (or whatever links the
+ * engine) executed again by targets_open() as TARGET_HELPER_NAME PPID,
+ * with its socket as fd 3. Run before main(), from a constructor: it
+ * shares no memory with its parent, not even copy-on-write pages (after
+ * a bare fork, the parent misbehaved on them in the test VMs: design.md,
+ * "No unbounded wait"). It reads the paths, looks them up, up to
+ * TARGET_OPEN_THREADS at once, and sends each fd back. It ends only when
+ * its parent kills it, closes its end of the socket or dies: so the
+ * parent, which kills it before it closes the socket, never signals a
+ * pid that is no longer its child's, even with SIGCHLD ignored (no
+ * zombie then).
+ */
+__attribute__((constructor)) static void helper_main(int argc, char **argv)
+{
+	struct pollfd p = { .fd = 3 };
+	struct helper h = { .sock = 3 };
 	size_t started = 0;
 	pthread_attr_t attr;
 	pthread_t th;
+	int type = 0;
+	socklen_t tl = sizeof(type);
+	char *end;
+	long parent;
 
-	prctl(PR_SET_NAME, "fsiter-pin-open");
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent ||
-	    helper_fds(h->sock))
+	if (argc != 2 || strcmp(argv[0], TARGET_HELPER_NAME) ||
+	    getsockopt(3, SOL_SOCKET, SO_TYPE, &type, &tl) || type != SOCK_SEQPACKET)
+		return;
+	parent = strtol(argv[1], &end, 10);
+	prctl(PR_SET_NAME, TARGET_HELPER_NAME);
+	if (*end || prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent ||
+	    helper_fds(3) || read_requests(&h))
 		_exit(1);
-	h->sock = p.fd = 3;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, TARGET_OPEN_STACK);
-	for (size_t i = 0; i < h->n && i < TARGET_OPEN_THREADS; i++)
-		started += !pthread_create(&th, &attr, open_worker, h);
+	for (size_t i = 0; i < h.n && i < TARGET_OPEN_THREADS; i++)
+		started += !pthread_create(&th, &attr, open_worker, &h);
 	if (!started)
-		open_worker(h);
-	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		open_worker(&h);
+	/* POLLHUP once the parent closed its end (it shut writing before). */
+	while (!(poll(&p, 1, -1) > 0 && (p.revents & (POLLHUP | POLLERR))))
 		;
 	_exit(0);
+}
+
+/* Start the helper with SOCK as its fd 3: its pid, or -errno. */
+static pid_t spawn_helper(int sock)
+{
+	posix_spawn_file_actions_t fa;
+	char ppid[24], *argv[] = { TARGET_HELPER_NAME, ppid, NULL };
+	posix_spawnattr_t attr;
+	sigset_t none;
+	pid_t pid = -1;
+	int ret;
+
+	snprintf(ppid, sizeof(ppid), "%d", (int)getpid());
+	sigemptyset(&none);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&attr);
+	posix_spawn_file_actions_adddup2(&fa, sock, 3);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	ret = -posix_spawn(&pid, "/proc/self/exe", &fa, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&fa);
+	return ret ?: pid;
+}
+
+/* Send the M paths PATHS (HANG: make that one hang), by DEADLINE (ms),
+ * and shut writing. 0 or -errno.
+ */
+static int send_requests(int sock, const char *const *paths, const bool *hang,
+			 size_t m, long deadline)
+{
+	struct pollfd p = { .fd = sock, .events = POLLOUT };
+
+	for (size_t k = 0; k < m;) {
+		struct open_request rq = { .k = k, .hang = hang[k] };
+		struct iovec iov[2] = {
+			{ &rq, sizeof(rq) },
+			{ (void *)paths[k], strlen(paths[k]) },
+		};
+		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
+		long wait;
+
+		if (sendmsg(sock, &msg, MSG_NOSIGNAL | MSG_DONTWAIT) >= 0) {
+			k++;
+			continue;
+		}
+		if (errno != EAGAIN && errno != EINTR)
+			return -errno;
+		wait = deadline - now_ms();
+		if (wait <= 0)
+			return -ETIMEDOUT;
+		poll(&p, 1, wait > INT_MAX ? INT_MAX : (int)wait);
+	}
+	return shutdown(sock, SHUT_WR) ? -errno : 0;
 }
 
 /* 1 and the reply in *R (and its fd in *FD, or -1); 0 at the end; -errno. */
@@ -357,14 +475,6 @@ unsigned int targets_open_timeout(void)
 	return open_timeout_s;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
 /*
  * Wait for the helper's replies on SOCK until DEADLINE (ms): each fills
  * the target of its path. The Kth path is TODO[K]'s; GOT[K] says it was
@@ -420,13 +530,12 @@ static int collect(int sock, long deadline, const size_t *todo, size_t n,
 int targets_open(size_t n, const char *const *paths, struct target *const *ts,
 		 int *rets)
 {
-	struct helper h = { .sock = -1 };
 	const char **hpaths = NULL;
 	size_t *todo = NULL, m = 0, left;
-	bool *hang = NULL, *got = NULL, any_hang = false;
+	bool *hang = NULL, *got = NULL;
 	int sv[2] = { -1, -1 }, ret = -ENOMEM;
-	pid_t pid, self = getpid();
 	long deadline;
+	pid_t pid;
 
 	deadline = now_ms() + targets_open_timeout() * 1000L;
 	reap_helpers();
@@ -445,7 +554,6 @@ int targets_open(size_t n, const char *const *paths, struct target *const *ts,
 		if (f < 0)
 			continue;
 		hang[m] = f > 0;
-		any_hang |= f > 0;
 		hpaths[m] = paths[i];
 		todo[m++] = i;
 	}
@@ -457,18 +565,15 @@ int targets_open(size_t n, const char *const *paths, struct target *const *ts,
 		ret = -errno;
 		goto no_helper;
 	}
-	pid = fork();
+	pid = spawn_helper(sv[1]);
 	if (pid < 0) {
-		ret = -errno;
+		ret = pid;
 		goto no_helper;
-	}
-	if (!pid) {
-		h = (struct helper){ .paths = hpaths, .hang = any_hang ? hang : NULL,
-				     .n = m, .sock = sv[1] };
-		helper_main(&h, self);
 	}
 	close(sv[1]);
 	sv[1] = -1;
+	/* A helper that died early or is slow shows in collect(). */
+	send_requests(sv[0], hpaths, hang, m, deadline);
 	ret = collect(sv[0], deadline, todo, m, ts, rets, got, &left);
 	let_go(pid);		/* then the socket: see helper_main() */
 	close(sv[0]);

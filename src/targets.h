@@ -36,6 +36,8 @@ struct target {
 #define TARGET_OPEN_TIMEOUT_S	10
 #define TARGET_OPEN_THREADS	32
 #define TARGET_OPEN_STACK	(512 * 1024)
+/* The helper's argv[0] and name (comm). */
+#define TARGET_HELPER_NAME	"fsiter-pin-open"
 
 /*
  * Open each of the N paths PATHS[I] with O_PATH into *TS[I], RETS[I] 0 or
@@ -48,9 +50,10 @@ struct target {
  *
  * The lookups may still block (a hard NFS mount whose server is gone, a
  * FUSE daemon that read a request and never answers: that wait cannot
- * even be killed), so a forked helper process makes them, up to
- * TARGET_OPEN_THREADS at once, and passes each fd back over a socket
- * (SCM_RIGHTS). The caller waits targets_open_timeout() seconds from the
+ * even be killed), so a helper process makes them (this program again,
+ * from /proc/self/exe, as TARGET_HELPER_NAME: a constructor in targets.c
+ * runs it), up to TARGET_OPEN_THREADS at once, and passes each fd back
+ * over a socket (SCM_RIGHTS). The caller waits targets_open_timeout() seconds from the
  * call, in all; then each path not answered fails with -ETIMEDOUT, the
  * helper is killed and left behind without waiting for it (reaped at the
  * next call, or by init). This process gets no thread, and the helper
