@@ -39,4 +39,25 @@ for i in "${!names[@]}"; do
 done
 (( $(grep -c '^SEC("iter/' "$stub") == ${#names[@]} )) ||
 	no "bpf/stub.bpf.c: programs that are not one stub per target kind"
+
+# The README's samples of what users read: every key they show is one
+# that docs/output.md documents (a sample left behind by a renamed key
+# fails here). Keys are the first word of a line in a code block (dotted,
+# or `folio`), and every other word of the `cache` view's one line.
+inblock=0
+while IFS= read -r line; do
+	[[ $line == '```'* ]] && { inblock=$((!inblock)); continue; }
+	((inblock)) || continue
+	keys=()
+	if [[ $line =~ ^([a-z]+(\.[a-z_]+)+)( |$) || $line =~ ^(folio)\  ]]; then
+		keys=("${BASH_REMATCH[1]}")
+	elif [[ $line =~ ^cached\ [0-9]+\  ]]; then
+		read -ra w <<<"$line"
+		for ((i = 0; i < ${#w[@]}; i += 2)); do keys+=("${w[$i]}"); done
+	fi
+	for k in "${keys[@]}"; do
+		grep -qF "\`$k\`" "$top/docs/output.md" ||
+			no "README.md: sample key '$k' is not documented in docs/output.md"
+	done
+done <"$top/README.md"
 exit "$fail"
