@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <acl/libacl.h>
 #include "diag.h"
+#include "dir_trust.h"
 #include "fault.h"
 #include "traverse.h"
 
@@ -115,7 +116,7 @@ static bool has_named(acl_t acl)
 }
 
 /* What take_back() did. */
-enum taken { TOOK_NOTHING, TOOK_X, TOOK_ENTRY, TOOK_MASK, KEPT_MASK };
+enum taken { TOOK_NOTHING, TOOK_X, TOOK_ENTRY, TOOK_MASK, KEPT_MASK, KEPT_UNSAFE };
 
 /* Take REC's x back in its directory: a named entry it leaves with
  * nothing goes; a mask apply created goes once no named entry is left.
@@ -124,15 +125,34 @@ enum taken { TOOK_NOTHING, TOOK_X, TOOK_ENTRY, TOOK_MASK, KEPT_MASK };
 static int take_back(const struct traverse_rec *rec, enum taken *did)
 {
 	bool named = rec->tag == 'u' || rec->tag == 'g';
+	struct dir_trust trust;
+	char fd_path[32];
 	acl_entry_t ent;
 	acl_permset_t ps;
-	acl_t acl;
-	int ret = 0;
+	struct stat st;
+	acl_t acl = NULL;
+	int fd, ret = 0;
 
 	*did = TOOK_NOTHING;
-	acl = acl_get_file(rec->dir, ACL_TYPE_ACCESS);
-	if (!acl)
-		return errno == ENOENT ? 0 : -errno;
+	/* Read and set through one fd, no link followed (reach.c's way). */
+	fd = dir_open_trusted(rec->dir, &st, &trust);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	if (trust.who != DIR_SAFE) {
+		char by[300];
+
+		warn("%s: %s %s so grant-traverse takes nothing back there (a user could put another file in its place); what it gave stays, and the next apply tries again",
+		     ESC(rec->dir), trust.who == DIR_OWNER ? "it may be changed by" :
+		     "its parent may be changed by", dir_trust_who(&trust, by, sizeof(by)));
+		*did = KEPT_UNSAFE;
+		goto out;
+	}
+	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
+	acl = acl_get_file(fd_path, ACL_TYPE_ACCESS);
+	if (!acl) {
+		ret = -errno;
+		goto out;
+	}
 	ent = find_entry(acl, rec->tag == 'c' ? 'm' : rec->tag, rec->id);
 	if (!ent)
 		goto out;	/* gone already */
@@ -154,10 +174,12 @@ static int take_back(const struct traverse_rec *rec, enum taken *did)
 	}
 	if (!ret && *did != TOOK_NOTHING)
 		ret = fault_at("traverse");
-	if (!ret && *did != TOOK_NOTHING && acl_set_file(rec->dir, ACL_TYPE_ACCESS, acl))
+	if (!ret && *did != TOOK_NOTHING && acl_set_file(fd_path, ACL_TYPE_ACCESS, acl))
 		ret = -errno;
 out:
-	acl_free(acl);
+	if (acl)
+		acl_free(acl);
+	close(fd);
 	return ret;
 }
 
@@ -193,6 +215,8 @@ static void say_taken(const struct traverse_rec *rec, enum taken did)
 	case KEPT_MASK:
 		info("left the ACL mask of %s that grant-traverse made: named entries it did not add are there",
 		     dir);
+		break;
+	case KEPT_UNSAFE:	/* said by take_back() */
 		break;
 	case TOOK_NOTHING:
 		info_v("%s: %s has no search permission to take back", dir, who);
@@ -247,6 +271,10 @@ int traverse_take_back(struct traverse *t, bool dry_run)
 				continue;
 			}
 			say_taken(&t->r[i], did);
+			if (did == KEPT_UNSAFE) {
+				drop[i] = false;
+				continue;
+			}
 			t->taken += did == TOOK_X || did == TOOK_ENTRY || did == TOOK_MASK;
 		}
 	}

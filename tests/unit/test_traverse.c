@@ -17,7 +17,11 @@
  *  - a record an older fsiter-pin kept per pin directory is taken over;
  *  - audit names a search entry that no reader of the policy, nor of
  *    another pin directory by the record, needs, and o+x that nobody's
- *    pin for everyone asks for (reach_extra.c).
+ *    pin for everyone asks for (reach_extra.c);
+ *  - grant-traverse gives nothing on a directory that a user could
+ *    replace (its own, or root's in a directory it may write), nor
+ *    through a link swapped in for it while apply runs, and takes
+ *    nothing back there.
  * Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
@@ -105,10 +109,27 @@ static bool recorded(char tag, unsigned int id)
 /* The engine's fault point: here, a look at what a kill would leave. */
 const bool fault_injection = false;
 
+/* With SWAP_DIR set, the hook swaps that directory for a symbolic link
+ * to SWAP_TO (once): a user racing apply, in a directory it may write.
+ */
+static char swap_dir[300], swap_to[300];
+
+static void swap(void)
+{
+	char old[320];
+
+	snprintf(old, sizeof(old), "%s.old", swap_dir);
+	if (rename(swap_dir, old) || symlink(swap_to, swap_dir))
+		perror("swap");
+	swap_dir[0] = '\0';
+}
+
 int fault_at(const char *point)
 {
 	char buf[1024];
 
+	if (!strcmp(point, "traverse") && swap_dir[0])
+		swap();
 	if (strcmp(point, "traverse") || !watch_text[0])
 		return 0;
 	seen.calls++;
@@ -318,6 +339,82 @@ static void test_audit_extra(void)
 	chmod(top, 0700);
 }
 
+/* Does PATH's access ACL have WHAT? */
+static bool path_acl_has(const char *path, const char *what)
+{
+	acl_t acl = acl_get_file(path, ACL_TYPE_ACCESS);
+	char *s = acl ? acl_to_any_text(acl, NULL, ',', TEXT_NUMERIC_IDS) : NULL;
+	bool has = s && strstr(s, what);
+
+	acl_free(s);
+	acl_free(acl);
+	return has;
+}
+
+/* A directory on the way that a user could replace: grant-traverse
+ * changes nothing there, nor through a link put in its place.
+ */
+static void test_unsafe_dir(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP);
+	char x[300], w[300], y[300], z[300], victim[300], old[320], want[64];
+	struct stat st;
+	int fd, ret;
+
+	snprintf(want, sizeof(want), "group:%u:--x", GROUP);
+	snprintf(x, sizeof(x), "%s/x", top);
+	snprintf(w, sizeof(w), "%s/w", top);
+	snprintf(y, sizeof(y), "%s/w/y", top);
+	snprintf(z, sizeof(z), "%s/z", top);
+	snprintf(victim, sizeof(victim), "%s/victim", top);
+	fd = open(victim, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);	/* /etc/shadow */
+	CHECK(fd >= 0 && !close(fd), "%s: %s", victim, strerror(errno));
+	/* The user's, o=rw-: its readers cannot search it. */
+	CHECK(!mkdir(x, 0706) && !chown(x, NOBODY, NOBODY) && !chmod(x, 0706), "%s", x);
+	ret = apply("x/p", &g, 1);
+	CHECK(ret == -EACCES, "a user's directory on the way: the reader is stopped (%d)", ret);
+	CHECK(!path_acl_has(x, want), "and grant-traverse gave nothing there");
+
+	/* The user swaps it for a link to root's file while apply is at
+	 * the directory above (the hook stands in for the race).
+	 */
+	snprintf(swap_dir, sizeof(swap_dir), "%s", x);
+	snprintf(swap_to, sizeof(swap_to), "%s", victim);
+	acl_reset();
+	ret = apply("x/p", &g, 1);
+	CHECK(!swap_dir[0], "the directory was swapped");
+	CHECK(ret < 0, "apply fails: %d", ret);
+	CHECK(!stat(victim, &st) && (st.st_mode & 07777) == 0600,
+	      "the file the link names keeps its mode 0600: %04o", st.st_mode & 07777);
+	CHECK(!path_acl_has(victim, want), "and gets no ACL entry");
+	snprintf(old, sizeof(old), "%s.old", x);
+	unlink(x);
+	rmdir(old);
+
+	/* Root's directory in a directory every user may write. */
+	CHECK(!mkdir(w, 0777) && !chmod(w, 0777) && !mkdir(y, 0700), "%s", y);
+	ret = apply("w/y/p", &g, 1);
+	CHECK(ret == -EACCES && !path_acl_has(y, want),
+	      "root's directory whose parent others may write: nothing given (%d)", ret);
+	rmdir(y);
+	rmdir(w);
+
+	/* Taking back: not in a directory that became a user's. */
+	CHECK(!mkdir(z, 0700), "%s", z);
+	ret = apply("z/p", &g, 1);
+	CHECK(!ret && path_acl_has(z, want), "root's directory: given (%d)", ret);
+	CHECK(!chown(z, NOBODY, 0), "then a user's");
+	ret = apply("z/p", NULL, 0);
+	CHECK(!ret && path_acl_has(z, want), "not taken back there (%d)", ret);
+	CHECK(!chown(z, 0, 0), "root's again");
+	ret = apply("z/p", NULL, 0) ?: apply("x/p", NULL, 0) ?: apply("w/y/p", NULL, 0);
+	CHECK(!ret && !path_acl_has(z, want) && !acl_has(want),
+	      "now taken back (%d)", ret);
+	rmdir(z);
+	unlink(victim);
+	acl_reset();
+}
+
 int main(void)
 {
 	char pins[300];
@@ -352,6 +449,7 @@ int main(void)
 	test_lock();
 	test_old_record();
 	test_audit_extra();
+	test_unsafe_dir();
 	ret = check_summary();
 	umount2(top, MNT_DETACH);
 	rmdir(top);
