@@ -39,11 +39,15 @@ struct traverse_rec {
 	unsigned int id;
 };
 
-/* A reader ('u', 'g' or 'o' with ID 0) that PIN_DIR's last apply granted. */
+/* A reader ('u', 'g' or 'o' with ID 0) that PIN_DIR's last apply granted;
+ * STALE if PIN_DIR no longer exists: it counts for nothing, and is not
+ * saved.
+ */
 struct traverse_need {
 	char *pin_dir;
 	char tag;
 	unsigned int id;
+	bool stale;
 };
 
 struct traverse {
@@ -69,8 +73,9 @@ struct traverse {
  * The record (empty if there is no file), for PIN_DIR; with LOCK (apply),
  * first its lock, held until traverse_free(). A record PIN_DIR had of its
  * own (an older fsiter-pin's, MANIFEST_DIR/<pin dir>.traverse.json) is
- * merged in, and removed by the next traverse_save(). 0 or -errno
- * (reported).
+ * merged in, and removed by the next traverse_save(). The readers of a
+ * pin directory that no longer exists are marked stale (and, with LOCK,
+ * said to be forgotten). 0 or -errno (reported).
  */
 int traverse_load(struct traverse *t, const char *pin_dir, bool lock);
 /* Write it, if it changed: whole, fsynced, renamed over the old one. 0
@@ -83,6 +88,12 @@ void traverse_free(struct traverse *t);
  * once. 0 or -ENOMEM.
  */
 int traverse_rec_add(struct traverse *t, const char *dir, char tag, unsigned int id);
+/*
+ * PIN_DIR has no pins now (remove --all): its readers leave the record
+ * (under its lock), so that the next apply takes back what only they
+ * needed. 0 or -errno (reported).
+ */
+int traverse_forget(const char *pin_dir);
 /* Forget the records after the first N (added since T had N). */
 void traverse_truncate(struct traverse *t, size_t n);
 /* 'u', 'g' or 'o', as the record names R's kind. */

@@ -127,6 +127,25 @@ static int take_lock(struct traverse *t)
 	return lock_wait(t->lock_fd, path, LOCK_EX);
 }
 
+/* The readers of pin directories that are gone: stale. */
+static void mark_stale(struct traverse *t, bool say)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < t->nn; i++) {
+		struct traverse_need *nd = &t->need[i];
+
+		if (!strcmp(nd->pin_dir, t->pin_dir) || !lstat(nd->pin_dir, &st) ||
+		    errno != ENOENT)
+			continue;
+		if (say && (!i || strcmp(t->need[i - 1].pin_dir, nd->pin_dir)))
+			info("forgot the readers of %s in grant-traverse's record: that pin directory no longer exists",
+			     ESC(nd->pin_dir));
+		nd->stale = true;
+		t->changed = true;
+	}
+}
+
 int traverse_load(struct traverse *t, const char *pin_dir, bool lock)
 {
 	json_object *root = NULL, *v;
@@ -166,6 +185,23 @@ int traverse_load(struct traverse *t, const char *pin_dir, bool lock)
 		err("%s: cannot read grant-traverse's record: %s", manifest_dir,
 		    strerror(-ret));
 	t->changed = t->old[0];
+	if (!ret)
+		mark_stale(t, lock);
+	return ret;
+}
+
+int traverse_forget(const char *pin_dir)
+{
+	char path[PATH_MAX];
+	struct traverse t;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", manifest_dir, TRAVERSE_RECORD);
+	if (access(path, F_OK) && errno == ENOENT)
+		return 0;	/* nothing to forget */
+	ret = traverse_load(&t, pin_dir, true) ?: traverse_set_readers(&t, NULL, 0) ?:
+	      traverse_save(&t);
+	traverse_free(&t);
 	return ret;
 }
 
@@ -194,6 +230,8 @@ static json_object *record_json(const struct traverse *t)
 	for (size_t i = 0; i < t->nn; i++) {
 		const struct traverse_need *nd = &t->need[i];
 
+		if (nd->stale)
+			continue;
 		if (!json_object_object_get_ex(readers, nd->pin_dir, &ar)) {
 			ar = json_object_new_array();
 			json_object_object_add(readers, nd->pin_dir, ar);
@@ -347,7 +385,7 @@ bool traverse_needed(const struct traverse *t, const char *dir, char tag,
 	for (size_t i = 0; i < t->nn; i++) {
 		const struct traverse_need *nd = &t->need[i];
 
-		if (!on_way(dir, nd->pin_dir))
+		if (nd->stale || !on_way(dir, nd->pin_dir))
 			continue;
 		if (nd->tag == tag && (tag == 'o' || nd->id == id))
 			return true;

@@ -21,7 +21,10 @@
  *  - grant-traverse gives nothing on a directory that a user could
  *    replace (its own, or root's in a directory it may write), nor
  *    through a link swapped in for it while apply runs, and takes
- *    nothing back there.
+ *    nothing back there;
+ *  - the readers of a pin directory that is gone count for nothing
+ *    (audit names them, apply forgets them), nor do those of one whose
+ *    pins are all removed (traverse_forget()).
  * Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
@@ -38,6 +41,7 @@
 #include "fault.h"
 #include "manifest.h"
 #include "reach.h"
+#include "traverse.h"
 #include "check.h"
 #include "private_bpffs.h"
 
@@ -285,12 +289,15 @@ static void test_old_record(void)
 	acl_reset();
 }
 
-static int nextra;
+static int nextra, nstale;
 static char extra[512];
 
-/* audit's extra-search findings on TOP (a host's /tmp may be a tmpfs). */
+/* audit's extra-search findings on TOP (a host's /tmp may be a tmpfs),
+ * and in NSTALE those of pin directories that are gone.
+ */
 static void keep_extra(const struct reach_extra *x, void *arg)
 {
+	nstale += !!strstr(x->detail, "which no longer exists");
 	if (strcmp(x->dir, top))
 		return;
 	nextra++;
@@ -307,6 +314,7 @@ static int audit(const struct policy_entry *e, size_t n)
 	for (size_t i = 0; i < n; i++)
 		es[i] = &e[i];
 	nextra = 0;
+	nstale = 0;
 	extra[0] = '\0';
 	ret = reach_extra_search(es, n, pin_dir, keep_extra, NULL);
 	return ret ?: nextra;
@@ -337,6 +345,39 @@ static void test_audit_extra(void)
 	      strstr(extra, "'chmod o-x "), "o+x that no policy wants: %s", extra);
 	CHECK(audit(&o, 1) == 0, "wanted by a pin for everyone: %s", extra);
 	chmod(top, 0700);
+}
+
+/* Readers of a pin directory that is gone, or has no pins left. */
+static void test_stale_readers(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP2);
+	char s[300], text[8192], want[64];
+	int ret;
+
+	snprintf(want, sizeof(want), "group:%u:--x", GROUP2);
+	snprintf(s, sizeof(s), "%s/s", top);
+	CHECK(!mkdir(s, 0711), "%s", s);
+	ret = apply("s", &g, 1);
+	CHECK(!ret && acl_has(want), "s grants g:%u (%d)", GROUP2, ret);
+	CHECK(audit(NULL, 0) == 0 && !nstale, "a's audit: s needs it (%s)", extra);
+	CHECK(!rmdir(s), "then s is removed");
+	CHECK(audit(NULL, 0) == 1, "a's audit: nothing needs it now (%d)", nextra);
+	CHECK(nstale == 1, "and s's readers are stale (%d)", nstale);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && !acl_has(want), "a's apply takes it back (%d)", ret);
+	CHECK(!strstr(record_text(text, sizeof(text)), s), "and forgets s's readers");
+
+	/* remove --all: the pin directory stays, its readers go. */
+	CHECK(!mkdir(s, 0711), "%s again", s);
+	ret = apply("s", &g, 1);
+	CHECK(!ret && acl_has(want), "s grants g:%u again (%d)", GROUP2, ret);
+	ret = traverse_forget(s);
+	CHECK(!ret && !strstr(record_text(text, sizeof(text)), s),
+	      "s has no pins left: its readers are forgotten (%d)", ret);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && !acl_has(want), "so a's apply takes it back (%d)", ret);
+	rmdir(s);
+	acl_reset();
 }
 
 /* Does PATH's access ACL have WHAT? */
@@ -450,6 +491,7 @@ int main(void)
 	test_old_record();
 	test_audit_extra();
 	test_unsafe_dir();
+	test_stale_readers();
 	ret = check_summary();
 	umount2(top, MNT_DETACH);
 	rmdir(top);
