@@ -224,6 +224,45 @@ static void say_taken(const struct traverse_rec *rec, enum taken did)
 	}
 }
 
+/*
+ * Does a reader need the x of DIR's mask: has its ACL a named entry with
+ * x that a reader of some pin directory needs (a user, its groups'),
+ * other than one of T's records that DROP takes back? An entry an
+ * administrator made counts as well as grant-traverse's: it may work only
+ * through the mask that grant-traverse raised. If the ACL cannot be read,
+ * yes.
+ */
+static bool mask_needed(const struct traverse *t, const bool *drop, const char *dir)
+{
+	acl_entry_t ent;
+	acl_tag_t tag;
+	bool needed = false;
+	acl_t acl;
+
+	acl = acl_get_file(dir, ACL_TYPE_ACCESS);
+	if (!acl)
+		return errno != ENOENT;
+	for (int e = ACL_FIRST_ENTRY; !needed && acl_get_entry(acl, e, &ent) == 1;
+	     e = ACL_NEXT_ENTRY) {
+		unsigned int *q, id;
+		bool dropped = false;
+		char c;
+
+		if (acl_get_tag_type(ent, &tag) || (tag != ACL_USER && tag != ACL_GROUP) ||
+		    !has_x(ent) || !(q = acl_get_qualifier(ent)))
+			continue;
+		id = *q;
+		acl_free(q);
+		c = tag == ACL_USER ? 'u' : 'g';
+		for (size_t j = 0; j < t->n; j++)
+			dropped |= drop[j] && t->r[j].tag == c && t->r[j].id == id &&
+				   !strcmp(t->r[j].dir, dir);
+		needed = !dropped && traverse_needed(t, dir, c, id, true);
+	}
+	acl_free(acl);
+	return needed;
+}
+
 int traverse_take_back(struct traverse *t, bool dry_run)
 {
 	enum taken did;
@@ -238,15 +277,9 @@ int traverse_take_back(struct traverse *t, bool dry_run)
 	for (size_t i = 0; i < t->n; i++)
 		drop[i] = !strchr("mc", t->r[i].tag) &&
 			  !traverse_needed(t, t->r[i].dir, t->r[i].tag, t->r[i].id, false);
-	/* A mask, as long as a named entry of the record in its directory. */
-	for (size_t i = 0; i < t->n; i++) {
-		bool named = false;
-
-		for (size_t j = 0; strchr("mc", t->r[i].tag) && j < t->n; j++)
-			named |= strchr("ug", t->r[j].tag) && !drop[j] &&
-				 !strcmp(t->r[j].dir, t->r[i].dir);
-		drop[i] |= strchr("mc", t->r[i].tag) && !named;
-	}
+	/* A mask, as long as a reader needs a named entry in its directory. */
+	for (size_t i = 0; i < t->n; i++)
+		drop[i] |= strchr("mc", t->r[i].tag) && !mask_needed(t, drop, t->r[i].dir);
 	/* Named entries and o first: a mask goes once they have. */
 	for (int mask = 0; mask < 2; mask++) {
 		for (size_t i = 0; i < t->n; i++) {

@@ -129,8 +129,11 @@ int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
 /*
  * Take x back from each recorded entry that no pin directory needs
  * (traverse_needed(), its own readers as named: this run gives them what
- * they lack): a named entry left with no permission goes, and so does the
- * mask when no named entry is left. Each change is said once it is made, and
+ * they lack): a named entry left with no permission goes. x on the mask
+ * (or the mask it made) is taken back only once no named entry with x in
+ * the directory's ACL, whoever made it, is needed by a reader of any pin
+ * directory (with the entries of its groups); and the mask it made goes
+ * when no named entry is left. Each change is said once it is made, and
  * counted in T->taken (x on a named entry, on o or on the mask, or the
  * mask itself); DRY_RUN only says what it would do. A record whose entry
  * cannot be changed stays, for the next apply, and so do the masks if a

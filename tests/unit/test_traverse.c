@@ -24,7 +24,9 @@
  *    nothing back there;
  *  - the readers of a pin directory that is gone count for nothing
  *    (audit names them, apply forgets them), nor do those of one whose
- *    pins are all removed (traverse_forget()).
+ *    pins are all removed (traverse_forget());
+ *  - x on the mask is kept while a reader needs a named entry relying
+ *    on it, grant-traverse's or an administrator's.
  * Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
@@ -148,19 +150,25 @@ static struct policy_entry entry(mode_t mode, uid_t uid, gid_t gid)
 				      .mode = mode, .uid = uid, .gid = gid };
 }
 
-/* apply's check of PIN_DIR (TOP/NAME) for the N entries E. */
-static int apply(const char *name, const struct policy_entry *e, size_t n)
+static struct reach_changes changes;	/* of the last apply */
+
+/* apply's check of PIN_DIR (TOP/NAME) for the N entries E, with GT. */
+static int apply_gt(const char *name, enum grant_traverse gt,
+		    const struct policy_entry *e, size_t n)
 {
 	const struct policy_entry *es[4];
-	struct reach_changes ch;
 	char pin_dir[256];
 	bool stopped[4];
 
 	snprintf(pin_dir, sizeof(pin_dir), "%s/%s", top, name);
 	for (size_t i = 0; i < n; i++)
 		es[i] = &e[i];
-	return reach_check(es, n, GRANT_TRAVERSE_YES, pin_dir, false, NULL, NULL,
-			   &ch, stopped);
+	return reach_check(es, n, gt, pin_dir, false, NULL, NULL, &changes, stopped);
+}
+
+static int apply(const char *name, const struct policy_entry *e, size_t n)
+{
+	return apply_gt(name, GRANT_TRAVERSE_YES, e, n);
 }
 
 /* TOP back to its mode alone, 0700: no ACL entries. */
@@ -380,6 +388,56 @@ static void test_stale_readers(void)
 	acl_reset();
 }
 
+static int acl_set_text(const char *text)
+{
+	acl_t acl = acl_from_text(text);
+	int ret = acl && !acl_set_file(top, ACL_TYPE_ACCESS, acl) ? 0 : -errno;
+
+	acl_free(acl);
+	return ret;
+}
+
+/* x on the mask, raised by 'others', for an entry grant-traverse did not
+ * add: kept while a reader of any pin directory needs that entry.
+ */
+static void test_mask_needed(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP), g3 = entry(0440, 0, 2102);
+	char e[300];
+	int ret;
+
+	snprintf(e, sizeof(e), "%s/e", top);
+	CHECK(!mkdir(e, 0711), "%s", e);
+	/* An administrator's g:2100:x, masked off (after a chmod 700). */
+	CHECK(!acl_set_text("u::rwx,g::---,g:2100:--x,m::---,o::---"), "masked entry");
+	ret = apply_gt("b", GRANT_TRAVERSE_OTHERS, &g, 1);
+	CHECK(!ret && acl_has("mask::--x") && changes.given == 1,
+	      "b (others) raises the mask for g:2100 (%d, given %zu)", ret, changes.given);
+	ret = apply_gt("b", GRANT_TRAVERSE_OTHERS, &g, 1);
+	CHECK(!ret && changes.given == 0 && changes.taken == 0,
+	      "b again, unchanged: nothing taken back nor given (given %zu, taken %zu)",
+	      changes.given, changes.taken);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && acl_has("mask::--x"), "a, no readers, leaves the mask b needs (%d)", ret);
+	ret = apply_gt("b", GRANT_TRAVERSE_OTHERS, NULL, 0);
+	CHECK(!ret && acl_has("mask::---"), "b drops g:2100: x taken off the mask (%d)", ret);
+
+	/* b raises the mask for its own g:2102; e ('yes') relies on the
+	 * administrator's g:2100 through it, adding nothing.
+	 */
+	ret = apply_gt("b", GRANT_TRAVERSE_OTHERS, &g3, 1) ?: apply("e", &g, 1);
+	CHECK(!ret && acl_has("mask::--x"), "b raises the mask, e gets through (%d)", ret);
+	ret = apply_gt("b", GRANT_TRAVERSE_OTHERS, NULL, 0);
+	CHECK(!ret && acl_has("mask::--x") && !acl_has("group:2102:"),
+	      "b drops g:2102: its entry goes, the mask e needs stays (%d)", ret);
+	ret = apply("e", &g, 1);
+	CHECK(!ret, "e's next apply still gets through (%d)", ret);
+	ret = apply("e", NULL, 0);
+	CHECK(!ret && acl_has("mask::---"), "e drops it: the mask's x goes (%d)", ret);
+	rmdir(e);
+	acl_reset();
+}
+
 /* Does PATH's access ACL have WHAT? */
 static bool path_acl_has(const char *path, const char *what)
 {
@@ -492,6 +550,7 @@ int main(void)
 	test_audit_extra();
 	test_unsafe_dir();
 	test_stale_readers();
+	test_mask_needed();
 	ret = check_summary();
 	umount2(top, MNT_DETACH);
 	rmdir(top);
