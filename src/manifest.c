@@ -73,6 +73,8 @@ static json_object *record_json(const struct manifest_record *r)
 	json_object_object_add(o, "source", json_object_new_string(source));
 	json_object_object_add(o, "tag", json_object_new_string(r->tag));
 	json_object_object_add(o, "entry", json_object_new_string(r->entry));
+	if (r->unsafe && *r->unsafe)
+		json_object_object_add(o, "unsafe", json_object_new_string(r->unsafe));
 	return o;
 }
 
@@ -161,5 +163,8 @@ int manifest_lookup(json_object *manifest, const char *name, __u32 link_id,
 	if (!json_object_object_get_ex(o, "entry", &v))
 		v = NULL;
 	snprintf(out->entry, sizeof(out->entry), "%s", json_object_get_string(v) ?: "");
+	if (!json_object_object_get_ex(o, "unsafe", &v))
+		v = NULL;
+	snprintf(out->unsafe, sizeof(out->unsafe), "%s", json_object_get_string(v) ?: "");
 	return 0;
 }

@@ -21,6 +21,7 @@ struct manifest_entry {
 	char path[PATH_MAX];
 	char source[PATH_MAX + 16];	/* policy file:line */
 	char entry[PATH_MAX + 1024];	/* plan_entry_text() of its entry */
+	char unsafe[PATH_MAX + 128];	/* plan_unsafe_text() apply accepted */
 };
 
 /* What apply made one pin for. */
@@ -32,6 +33,7 @@ struct manifest_record {
 	__u32 link_id;
 	const char *tag;
 	const char *entry;	/* plan_entry_text() */
+	const char *unsafe;	/* plan_unsafe_text(), or "" or NULL */
 };
 
 /* Where the records go: MANIFEST_DIR (tests change it). */
