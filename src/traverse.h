@@ -75,7 +75,9 @@ struct traverse {
  * own (an older fsiter-pin's, MANIFEST_DIR/<pin dir>.traverse.json) is
  * merged in, and removed by the next traverse_save(). The readers of a
  * pin directory that no longer exists are marked stale (and, with LOCK,
- * said to be forgotten). 0 or -errno (reported).
+ * said to be forgotten). A record that cannot be read whole (bad JSON,
+ * a bad tag, directory or id) is -EBADMSG: nothing may be given or taken
+ * back then. 0 or -errno (reported).
  */
 int traverse_load(struct traverse *t, const char *pin_dir, bool lock);
 /* Write it, if it changed: whole, fsynced, renamed over the old one. 0

@@ -26,7 +26,9 @@
  *    (audit names them, apply forgets them), nor do those of one whose
  *    pins are all removed (traverse_forget());
  *  - x on the mask is kept while a reader needs a named entry relying
- *    on it, grant-traverse's or an administrator's.
+ *    on it, grant-traverse's or an administrator's;
+ *  - a record that cannot be read whole (bad JSON, an id out of range)
+ *    fails apply, which changes nothing.
  * Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
@@ -438,6 +440,45 @@ static void test_mask_needed(void)
 	acl_reset();
 }
 
+/* Write TEXT as the record. */
+static void record_write(const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/.grant-traverse.json", run);
+	f = fopen(path, "we");
+	CHECK(f && fputs(text, f) >= 0 && !fclose(f), "%s: %s", path, strerror(errno));
+}
+
+/* A record that cannot be read whole: apply fails, changing nothing. */
+static void test_bad_record(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP);
+	const char *bad[] = {
+		"{ \"added\": [",
+		"[]",
+		"{ \"added\": [ { \"dir\": \"/x\", \"tag\": \"g\", \"id\": 4294967296 } ] }",
+		"{ \"added\": [ { \"dir\": \"/x\", \"tag\": \"u\", \"id\": -1 } ] }",
+		"{ \"added\": [ { \"dir\": \"x\", \"tag\": \"u\", \"id\": 1 } ] }",
+		"{ \"readers\": { \"/p\": [ { \"tag\": \"q\" } ] } }",
+	};
+	char saved[8192], now[8192];
+	int ret;
+
+	record_text(saved, sizeof(saved));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		record_write(bad[i]);
+		ret = apply("a", &g, 1);
+		CHECK(ret == -EBADMSG, "%s: apply fails (%d)", bad[i], ret);
+		CHECK(!strcmp(record_text(now, sizeof(now)), bad[i]),
+		      "%s: the record is left as it is", bad[i]);
+		CHECK(!acl_has("group:2100:"), "%s: nothing given", bad[i]);
+	}
+	record_write(saved);
+	CHECK(!apply("a", NULL, 0), "a good record again");
+}
+
 /* Does PATH's access ACL have WHAT? */
 static bool path_acl_has(const char *path, const char *what)
 {
@@ -551,6 +592,7 @@ int main(void)
 	test_unsafe_dir();
 	test_stale_readers();
 	test_mask_needed();
+	test_bad_record();
 	ret = check_summary();
 	umount2(top, MNT_DETACH);
 	rmdir(top);
