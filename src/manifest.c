@@ -57,7 +57,24 @@ static void legacy_path(const char *pin_dir, const char *suffix, char out[PATH_M
 
 int mkdir_manifest_dir(void)
 {
-	return mkdir(manifest_dir, 0700) && errno != EEXIST ? -errno : 0;
+	struct stat st;
+
+	if (mkdir(manifest_dir, 0700) && errno != EEXIST)
+		return -errno;
+	/* One already there must be ours: a directory, not a link, that
+	 * no one else may change.
+	 */
+	if (lstat(manifest_dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+		err("%s: not a directory of uid %u's with mode 0700 (%s, uid %u, mode %04o); refusing to keep records in it",
+		    manifest_dir, (unsigned int)geteuid(),
+		    S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ?
+		    "a directory" : "not a directory", (unsigned int)st.st_uid,
+		    st.st_mode & 07777);
+		return -EPERM;
+	}
+	return 0;
 }
 
 static json_object *record_json(const struct manifest_record *r)

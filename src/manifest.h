@@ -51,7 +51,10 @@ int manifest_file(const char *path, const char *suffix, char out[PATH_MAX]);
  * manifest_file(): 0 or -ENAMETOOLONG.
  */
 int manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX]);
-/* Make manifest_dir (0700) if it is not there. 0 or -errno. */
+/* Make manifest_dir (0700) if it is not there; one that is there must be
+ * a directory (not a symbolic link) of this user's, 0700 or less: else
+ * -EPERM (reported). 0 or -errno.
+ */
 int mkdir_manifest_dir(void);
 /* Record the N pins RECS of PIN_DIR, from POLICY, in PIN_DIR's manifest.
  * 0 or -errno (reported).
