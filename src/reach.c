@@ -215,7 +215,10 @@ static void print_block(const struct reach_block *b, void *arg)
 {
 	err_at(&b->entry->loc, "'%s' grants %s read access, but %s (mode %04o) does not let %s through",
 	       b->entry->name, b->who, b->dir, b->mode, b->other ? "them" : "it");
-	if (b->on_bpffs && b->needs_others)
+	if (b->on_bpffs && b->replaceable)
+		hint("%s may be replaced by a user other than root, so grant-traverse does not change it; make it and its parent root's alone, or '%s' would let it through",
+		     b->dir, b->fix);
+	else if (b->on_bpffs && b->needs_others)
 		hint("let it through with '%s', or put 'set grant-traverse others' in the policy (either lets %s)",
 		     b->fix, b->other ? "every user search it" :
 		     "every group-class entry with x through its ACL mask");
@@ -343,7 +346,8 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 		}
 		b = (struct reach_block){ r->first, who, dir, st.st_mode & 07777,
 					  fix, on_bpffs, r->kind == READER_OTHER,
-					  traverse_needs_others(acl, r) };
+					  traverse_needs_others(acl, r),
+					  trust.who != DIR_SAFE };
 		c->report(&b, c->arg);
 		c->blocked = true;
 		rs->r[i].stopped = true;
