@@ -224,6 +224,22 @@ static void say_taken(const struct traverse_rec *rec, enum taken did)
 	}
 }
 
+/* Is what REC names there: its entry with x, or the mask it made? */
+static bool rec_present(const struct traverse_rec *rec)
+{
+	acl_entry_t ent;
+	bool there;
+	acl_t acl;
+
+	acl = acl_get_file(rec->dir, ACL_TYPE_ACCESS);
+	if (!acl)
+		return errno != ENOENT;	/* unknown: as if there */
+	ent = find_entry(acl, rec->tag == 'c' ? 'm' : rec->tag, rec->id);
+	there = ent && (rec->tag == 'c' || has_x(ent));
+	acl_free(acl);
+	return there;
+}
+
 /*
  * Does a reader need the x of DIR's mask: has its ACL a named entry with
  * x that a reader of some pin directory needs (a user, its groups'),
@@ -280,6 +296,13 @@ int traverse_take_back(struct traverse *t, bool dry_run)
 	/* A mask, as long as a reader needs a named entry in its directory. */
 	for (size_t i = 0; i < t->n; i++)
 		drop[i] |= strchr("mc", t->r[i].tag) && !mask_needed(t, drop, t->r[i].dir);
+	/* A record of what is not there (a run killed before it set the
+	 * ACL) goes now, needed or not: else an entry an administrator adds
+	 * later by hand would be taken for grant-traverse's. take_back()
+	 * changes nothing for it; this apply records it again if it adds it.
+	 */
+	for (size_t i = 0; !dry_run && i < t->n; i++)
+		drop[i] |= !rec_present(&t->r[i]);
 	/* Named entries and o first: a mask goes once they have. */
 	for (int mask = 0; mask < 2; mask++) {
 		for (size_t i = 0; i < t->n; i++) {

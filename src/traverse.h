@@ -19,7 +19,7 @@
  * apply takes after its pin directory's; and it is written (temp file,
  * fsync, rename) before the ACL it describes is set, so that a run killed
  * in between leaves at worst the record of an entry that is not there,
- * which taking back skips, never an entry no record knows.
+ * which the next take-back forgets, never an entry no record knows.
  */
 #ifndef FSITER_TRAVERSE_H
 #define FSITER_TRAVERSE_H

@@ -8,7 +8,9 @@
  *    apply would set it (the fault point "traverse", here a hook of the
  *    test's), the entry is recorded and not yet in the ACL, which is
  *    what a run killed there leaves; the next apply takes back nothing
- *    that is not there, and says nothing is wrong;
+ *    that is not there, and says nothing is wrong; and forgets such a
+ *    record even while a reader needs it, so that the same entry made
+ *    by hand later is not taken back;
  *  - two pin directories under one parent: one policy dropping a reader
  *    does not take back an entry the other's readers need (a group
  *    named, or a user of that group), and the last one to drop it does;
@@ -211,6 +213,35 @@ static void test_record_first(void)
 	CHECK(!ret, "the next apply: %s", strerror(-ret));
 	CHECK(!recorded('g', GROUP), "and forgets the entry");
 	watch_text[0] = '\0';
+}
+
+/* A record of an entry that is not there, though a reader needs it (it
+ * gets through otherwise): forgotten, so that the same entry made by hand
+ * later is not taken back.
+ */
+static void test_absent_record(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP);
+	char want[64], text[128];
+	acl_t acl;
+	int ret;
+
+	snprintf(want, sizeof(want), "group:%u:--x", GROUP);
+	ret = apply("a", &g, 1);
+	CHECK(!ret && acl_has(want) && recorded('g', GROUP), "given and recorded (%d)", ret);
+	/* Killed before the ACL was set; others may search TOP meanwhile. */
+	CHECK(!acl_reset() && !chmod(top, 0701), "the entry not there, o+x");
+	ret = apply("a", &g, 1);
+	CHECK(!ret && !recorded('g', GROUP), "the next apply forgets the record (%d)", ret);
+	/* An administrator adds the same entry by hand. */
+	snprintf(text, sizeof(text), "u::rwx,g::---,g:%u:--x,m::--x,o::--x", GROUP);
+	acl = acl_from_text(text);
+	CHECK(acl && !acl_set_file(top, ACL_TYPE_ACCESS, acl), "g:%u:x by hand", GROUP);
+	acl_free(acl);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && acl_has(want), "a drops its reader: the hand-made entry stays (%d)", ret);
+	chmod(top, 0700);
+	acl_reset();
 }
 
 /* Two pin directories under TOP: neither takes back what the other needs. */
@@ -585,6 +616,7 @@ int main(void)
 		CHECK(!mkdir(pins, 0711), "%s: %s", pins, strerror(errno));
 	}
 	test_record_first();
+	test_absent_record();
 	test_shared_parent();
 	test_lock();
 	test_old_record();
