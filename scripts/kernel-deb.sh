@@ -27,7 +27,8 @@
 #   CONFIG_NR_CPUS (8: the VM's size; Debian's MAXSMP needs 8192),
 #   CONFIG_PROVE_LOCKING, CONFIG_PROVE_RCU, CONFIG_DEBUG_ATOMIC_SLEEP,
 #   CONFIG_LOCKDEP_*_BITS (lockdep: a debugging cost on every lock),
-#   CONFIG_RCU_CPU_STALL_TIMEOUT (TCG slack).
+#   CONFIG_RCU_CPU_STALL_TIMEOUT (TCG slack),
+#   CONFIG_FUSE_FS (built in for a test; Debian's is a module).
 #
 # Prints DIR as the last line of stdout; everything else goes to stderr. DIR
 # holds config (the checked .config), fragment.config (what was merged),
@@ -73,7 +74,7 @@ fragment="$repo/kernel/config/fsiter.config"
 # Options only this kernel version has, merged after fsiter.config.
 version_fragment="$repo/kernel/config/fsiter-$kver.config"
 # Options of the fragment that only make sense in the test VM (see above).
-test_vm_only='CONFIG_NR_CPUS|CONFIG_PROVE_LOCKING|CONFIG_PROVE_RCU|CONFIG_DEBUG_ATOMIC_SLEEP|CONFIG_LOCKDEP_[A-Z_]*BITS|CONFIG_RCU_CPU_STALL_TIMEOUT'
+test_vm_only='CONFIG_NR_CPUS|CONFIG_PROVE_LOCKING|CONFIG_PROVE_RCU|CONFIG_DEBUG_ATOMIC_SLEEP|CONFIG_LOCKDEP_[A-Z_]*BITS|CONFIG_RCU_CPU_STALL_TIMEOUT|CONFIG_FUSE_FS'
 tarball=/usr/src/linux-source-$kver.tar.xz
 debian_config=/usr/src/linux-config-$kver/config.amd64_none_amd64.xz
 

@@ -3,9 +3,10 @@
  * check: what apply would make of a policy, without a capability, bpffs
  * or our kernel; see engine.h. The parser, the validator and the checks
  * of a path are apply's own (policy_load(), policy_validate(),
- * target_open(), plan_target_check()).
+ * targets_open(), plan_target_check()).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "diag.h"
@@ -13,13 +14,11 @@
 #include "plan.h"
 #include "targets.h"
 
-/* Would E's path pass apply's checks here? 0; 1 if E would fail alone. */
-static int check_path(const struct policy_entry *e)
+/* E's path, opened (RET, T): 0 if apply's checks pass here, 1 if E would
+ * fail alone.
+ */
+static int check_path(const struct policy_entry *e, int ret, struct target *t)
 {
-	struct target t = { .fd = -1 };
-	int ret;
-
-	ret = target_open(e->path, &t);
 	if (ret == -ENOENT && (e->options & POLICY_OPT_NOFAIL)) {
 		info_v("%s:%u: '%s': %s does not exist here; apply skips it (nofail)",
 		       e->loc.file, e->loc.line, e->name, ESC(e->path));
@@ -35,9 +34,46 @@ static int check_path(const struct policy_entry *e)
 		err_at(&e->loc, "path '%s': %s", ESC(e->path), target_strerror(ret));
 		return 1;
 	}
-	ret = plan_target_check(e, &t);
-	target_close(&t);
+	ret = plan_target_check(e, t);
+	target_close(t);
 	return !!ret;
+}
+
+/* The paths of P's resolved entries, opened as apply opens them: all at
+ * once, within one bound (targets_open()), so hung paths do not add up.
+ */
+static int check_paths(const struct policy *p, size_t *nr_failing)
+{
+	const char **paths = calloc(p->nr_entries ?: 1, sizeof(*paths));
+	struct target *t = calloc(p->nr_entries ?: 1, sizeof(*t));
+	struct target **ts = calloc(p->nr_entries ?: 1, sizeof(*ts));
+	size_t *which = calloc(p->nr_entries ?: 1, sizeof(*which));
+	int *rets = calloc(p->nr_entries ?: 1, sizeof(*rets));
+	size_t n = 0;
+	int ret = -ENOMEM;
+
+	if (!paths || !t || !ts || !which || !rets)
+		goto out;
+	for (size_t i = 0; i < p->nr_entries; i++) {
+		if (p->entries[i].unresolved)
+			continue;
+		paths[n] = p->entries[i].path;
+		t[n].fd = -1;
+		ts[n] = &t[n];
+		which[n++] = i;
+	}
+	ret = targets_open(n, paths, ts, rets);
+	if (ret)
+		goto out;
+	for (size_t k = 0; k < n; k++)
+		*nr_failing += check_path(&p->entries[which[k]], rets[k], &t[k]);
+out:
+	free(rets);
+	free(which);
+	free(ts);
+	free(t);
+	free(paths);
+	return ret;
 }
 
 int engine_check(const char *policy, bool resolve, size_t *nr_failing)
@@ -55,15 +91,11 @@ int engine_check(const char *policy, bool resolve, size_t *nr_failing)
 	/* Users that do not resolve fail their entries, not the policy. */
 	if (ret && ret != -ENOENT)
 		goto out;
-	for (size_t i = 0; i < p.nr_entries; i++) {
-		const struct policy_entry *e = &p.entries[i];
-
-		if (e->unresolved)
-			++*nr_failing;
-		else if (resolve)
-			*nr_failing += check_path(e);
-	}
-	ret = p.nr_entries;
+	for (size_t i = 0; i < p.nr_entries; i++)
+		*nr_failing += p.entries[i].unresolved;
+	ret = resolve ? check_paths(&p, nr_failing) : 0;
+	if (!ret)
+		ret = p.nr_entries;
 out:
 	policy_free(&p);
 	return ret;

@@ -3,7 +3,9 @@
  * cat-config: the policy as apply reads it, the file and then each
  * drop-in in order, each after a "# PATH" line, as systemd-tmpfiles
  * --cat-config prints its configuration. What is printed is what the
- * parser read (policy_each_source()); errors go to stderr and fail it.
+ * parser read (policy_each_source()), and only if all of it parses: with
+ * an error, only the errors (on stderr), so that it never prints a file
+ * that is not a policy.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -66,8 +68,10 @@ static int run(int argc, char **argv)
 		path = argv[optind];
 	policy_init(&p);
 	ret = policy_load(&p, path);
-	/* Whatever could be read is printed, even with errors in it. */
-	c = policy_each_source(&p, print_file, &first);
+	/* Nothing of a file that is not a valid policy: run through sudo,
+	 * cat-config would otherwise print any file root may read.
+	 */
+	c = ret ? 0 : policy_each_source(&p, print_file, &first);
 	if (c == -ENOMEM)
 		err("%s: %s", ESC(path), strerror(ENOMEM));
 	policy_free(&p);

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/acl.h>
 #include <acl/libacl.h>
 #include "dir_trust.h"
@@ -94,6 +98,69 @@ bool dir_unsafe(int fd, const struct stat *st, uid_t child_uid,
 		return false;
 	}
 	return true;
+}
+
+int dir_open_trusted(const char *path, struct stat *st, struct dir_trust *t)
+{
+	const int flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	const char *p = path, *end;
+	char name[NAME_MAX + 1];
+	struct stat pst;
+	int dir = -1, fd, ret;
+
+	if (*path != '/')
+		return -EINVAL;
+	fd = open("/", flags);
+	if (fd < 0 || fstat(fd, st))
+		goto fail;
+	pst = *st;	/* the parent of "/" is itself */
+	for (;;) {
+		while (*p == '/')
+			p++;
+		end = strchrnul(p, '/');
+		if (end == p)
+			break;
+		if (end - p > NAME_MAX) {
+			errno = ENAMETOOLONG;
+			goto fail;
+		}
+		memcpy(name, p, end - p);
+		name[end - p] = '\0';
+		if (!strcmp(name, ".") || !strcmp(name, "..")) {
+			errno = EINVAL;
+			goto fail;
+		}
+		if (dir >= 0)
+			close(dir);
+		dir = fd;
+		pst = *st;
+		fd = openat(dir, name, flags);
+		if (fd < 0 || fstat(fd, st))
+			goto fail;
+		if (!S_ISDIR(st->st_mode)) {	/* O_PATH: a link opened as such */
+			errno = ELOOP;
+			goto fail;
+		}
+		p = end;
+	}
+	t->who = DIR_SAFE;
+	t->id = 0;
+	if (st->st_uid != 0) {
+		t->who = DIR_OWNER;
+		t->id = st->st_uid;
+	} else {
+		dir_unsafe(dir >= 0 ? dir : fd, &pst, 0, t);
+	}
+	if (dir >= 0)
+		close(dir);
+	return fd;
+fail:
+	ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (dir >= 0)
+		close(dir);
+	return ret;
 }
 
 const char *dir_trust_who(const struct dir_trust *t, char *buf, size_t size)

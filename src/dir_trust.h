@@ -38,6 +38,17 @@ struct dir_trust {
  */
 bool dir_unsafe(int fd, const struct stat *st, uid_t child_uid,
 		struct dir_trust *t);
+/*
+ * Open directory PATH (absolute, no "." or ".."), O_PATH, one component
+ * at a time from "/", each under the fd of the one before with
+ * O_NOFOLLOW: no symlink on the way is followed (-ELOOP or -ENOTDIR), so
+ * that what is read and set through the fd (its ACL by
+ * /proc/self/fd/N, which is that very inode) is the directory checked. Fills *ST (its fstat)
+ * and *T: DIR_OWNER if it is not root's, else whether a user other than
+ * root could change its parent as far as it goes (dir_unsafe()), i.e.
+ * rename it away and put something else at PATH. The fd, or -errno.
+ */
+int dir_open_trusted(const char *path, struct stat *st, struct dir_trust *t);
 /* "its owner, uid 1000," and the like, for "DIR may be changed by %s so". */
 const char *dir_trust_who(const struct dir_trust *t, char *buf, size_t size);
 

@@ -10,6 +10,7 @@
 #include "pindir.h"
 #include "privs.h"
 #include "revoke.h"
+#include "traverse.h"
 
 /*
  * Keep apply's privileges, then open and lock DIR (pindir_open). Both
@@ -115,6 +116,12 @@ int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
 		}
 		outf("removed %s\n", ESC(names[i]));
 	}
+	/* No pin left: its readers no longer count for grant-traverse. */
+	pindir_free_names(found, nfound);
+	found = NULL;
+	nfound = 0;
+	if (!ret && !pindir_names(&d, &found, &nfound) && !nfound)
+		ret = traverse_forget(dir);
 out:
 	/* Removed, each one, but a link that could not be neutered fails it. */
 	if (revoke_check_neutered(unneutered, dir) && !ret)

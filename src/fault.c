@@ -2,7 +2,9 @@
 /*
  * Points, in the order apply passes them:
  *   mount    mounting bpffs, if it is not mounted
- *   open     each path opened (in its own thread; "~" makes it hang)
+ *   open     each path opened (counted in order; "~" makes the helper
+ *            process's lookup of that path hang, as a dead NFS server
+ *            would: targets.c, which asks fault_due())
  *   load     each view loaded         } these fail their entries alone
  *   inspect  each pin in place read   }
  *   traverse each ACL grant-traverse sets (taking back, then giving)
@@ -31,7 +33,7 @@
 #ifdef FSITER_FAULT_INJECTION
 const bool fault_injection = true;
 
-int fault_at(const char *point)
+int fault_due(const char *point)
 {
 	static unsigned int hits;
 	const char *spec = getenv("FSITER_FAULT");
@@ -50,8 +52,7 @@ int fault_at(const char *point)
 	if (__atomic_add_fetch(&hits, 1, __ATOMIC_SEQ_CST) != n)
 		return 0;
 	if (*end == '~')	/* hang, as a dead NFS server would; silent, */
-		for (;;)	/* as the caller goes on without it */
-			pause();
+		return 1;	/* as the caller goes on without it */
 	if (kill_self) {
 		info("fault injected: killed at %s:%lu", point, n);
 		kill(getpid(), SIGKILL);
@@ -59,9 +60,23 @@ int fault_at(const char *point)
 	err("fault injected at %s:%lu", point, n);
 	return -EIO;
 }
+
+int fault_at(const char *point)
+{
+	int ret = fault_due(point);
+
+	while (ret > 0)
+		pause();
+	return ret;
+}
 #else
 /* A production build: the environment has no say. */
 const bool fault_injection = false;
+
+int fault_due(const char *point)
+{
+	return 0;
+}
 
 int fault_at(const char *point)
 {

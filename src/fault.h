@@ -17,7 +17,11 @@
 /* Whether this build obeys FSITER_FAULT. */
 extern const bool fault_injection;
 
-/* 0, or -EIO when the fault for POINT is due (reported). */
+/* 0, or -EIO when the fault for POINT is due (reported); hangs there for
+ * "~".
+ */
 int fault_at(const char *point);
+/* The same, but a hang ("~") is the caller's to make: 1 then. */
+int fault_due(const char *point);
 
 #endif

@@ -57,7 +57,24 @@ static void legacy_path(const char *pin_dir, const char *suffix, char out[PATH_M
 
 int mkdir_manifest_dir(void)
 {
-	return mkdir(manifest_dir, 0700) && errno != EEXIST ? -errno : 0;
+	struct stat st;
+
+	if (mkdir(manifest_dir, 0700) && errno != EEXIST)
+		return -errno;
+	/* One already there must be ours: a directory, not a link, that
+	 * no one else may change.
+	 */
+	if (lstat(manifest_dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+		err("%s: not a directory of uid %u's with mode 0700 (%s, uid %u, mode %04o); refusing to keep records in it",
+		    manifest_dir, (unsigned int)geteuid(),
+		    S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ?
+		    "a directory" : "not a directory", (unsigned int)st.st_uid,
+		    st.st_mode & 07777);
+		return -EPERM;
+	}
+	return 0;
 }
 
 static json_object *record_json(const struct manifest_record *r)
@@ -73,6 +90,8 @@ static json_object *record_json(const struct manifest_record *r)
 	json_object_object_add(o, "source", json_object_new_string(source));
 	json_object_object_add(o, "tag", json_object_new_string(r->tag));
 	json_object_object_add(o, "entry", json_object_new_string(r->entry));
+	if (r->unsafe && *r->unsafe)
+		json_object_object_add(o, "unsafe", json_object_new_string(r->unsafe));
 	return o;
 }
 
@@ -161,5 +180,8 @@ int manifest_lookup(json_object *manifest, const char *name, __u32 link_id,
 	if (!json_object_object_get_ex(o, "entry", &v))
 		v = NULL;
 	snprintf(out->entry, sizeof(out->entry), "%s", json_object_get_string(v) ?: "");
+	if (!json_object_object_get_ex(o, "unsafe", &v))
+		v = NULL;
+	snprintf(out->unsafe, sizeof(out->unsafe), "%s", json_object_get_string(v) ?: "");
 	return 0;
 }

@@ -21,6 +21,7 @@ struct manifest_entry {
 	char path[PATH_MAX];
 	char source[PATH_MAX + 16];	/* policy file:line */
 	char entry[PATH_MAX + 1024];	/* plan_entry_text() of its entry */
+	char unsafe[PATH_MAX + 128];	/* plan_unsafe_text() apply accepted */
 };
 
 /* What apply made one pin for. */
@@ -32,6 +33,7 @@ struct manifest_record {
 	__u32 link_id;
 	const char *tag;
 	const char *entry;	/* plan_entry_text() */
+	const char *unsafe;	/* plan_unsafe_text(), or "" or NULL */
 };
 
 /* Where the records go: MANIFEST_DIR (tests change it). */
@@ -49,7 +51,10 @@ int manifest_file(const char *path, const char *suffix, char out[PATH_MAX]);
  * manifest_file(): 0 or -ENAMETOOLONG.
  */
 int manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX]);
-/* Make manifest_dir (0700) if it is not there. 0 or -errno. */
+/* Make manifest_dir (0700) if it is not there; one that is there must be
+ * a directory (not a symbolic link) of this user's, 0700 or less: else
+ * -EPERM (reported). 0 or -errno.
+ */
 int mkdir_manifest_dir(void);
 /* Record the N pins RECS of PIN_DIR, from POLICY, in PIN_DIR's manifest.
  * 0 or -errno (reported).

@@ -326,7 +326,8 @@ int pindir_names(struct pin_dir *d, char ***out, size_t *nout)
 		pindir_free_names(names, n);
 		return ret;
 	}
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n)		/* names is NULL: qsort() wants an array */
+		qsort(names, n, sizeof(*names), cmp_names);
 	*out = names;
 	*nout = n;
 	return 0;

@@ -104,22 +104,37 @@ static void check_target(struct plan_item *it)
 	}
 }
 
-/* Open every entry's path; a missing one with nofail is skipped. An entry
- * whose path does not open fails, named, and the others go on; audit
- * notes them.
+/* Open every entry's path, all at once and within one bound
+ * (targets_open()); a missing one with nofail is skipped. An entry whose
+ * path does not open fails, named, and the others go on; audit notes
+ * them.
  */
 static int open_targets(struct plan *pl)
 {
-	int ret = 0;
+	const char **paths = calloc(pl->nr_items ?: 1, sizeof(*paths));
+	struct target **ts = calloc(pl->nr_items ?: 1, sizeof(*ts));
+	struct plan_item **items = calloc(pl->nr_items ?: 1, sizeof(*items));
+	int *rets = calloc(pl->nr_items ?: 1, sizeof(*rets));
+	size_t n = 0;
+	int ret = -ENOMEM;
 
+	if (!paths || !ts || !items || !rets)
+		goto out;
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		struct plan_item *it = &pl->items[i];
-		const struct policy_entry *e = it->entry;
-		int r;
 
 		if (it->action == PLAN_FAIL)
 			continue;
-		r = target_open(e->path, &it->target);
+		items[n] = it;
+		paths[n] = it->entry->path;
+		ts[n++] = &it->target;
+	}
+	ret = targets_open(n, paths, ts, rets);
+	for (size_t i = 0; !ret && i < n; i++) {
+		struct plan_item *it = items[i];
+		const struct policy_entry *e = it->entry;
+		int r = rets[i];
+
 		if (r == -ENOENT && (e->options & POLICY_OPT_NOFAIL)) {
 			if (pl->mode != PLAN_AUDIT)
 				info("%s:%u: '%s': %s does not exist; skipped (nofail)",
@@ -134,6 +149,11 @@ static int open_targets(struct plan *pl)
 			check_target(it);
 		}
 	}
+out:
+	free(rets);
+	free(items);
+	free(ts);
+	free(paths);
 	return ret;
 }
 

@@ -167,6 +167,12 @@ typedef void (*finding_fn)(void *arg, const char *kind, const char *pin,
 			   const struct loc *loc, const char *detail);
 /* The findings of PL; returns how many. */
 size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg);
+/*
+ * The unsafe path transition on the way to IT's target, as apply accepts
+ * it (with a warning) and the manifest records it: "DIR: WHO" (e.g.
+ * "/tmp: every user"), or "" if the path is safe. BUF.
+ */
+const char *plan_unsafe_text(const struct plan_item *it, char *buf, size_t size);
 
 /* The comparison, on its own (plan_compare.c). */
 

@@ -136,25 +136,30 @@ static void record(struct plan *pl)
 	struct manifest_record *recs;
 	struct pin_info *pis;
 	char (*texts)[PATH_MAX + 1024];
+	char (*unsafe)[PATH_MAX + 128];
 	size_t n = 0;
 
 	recs = calloc(pl->nr_items + 1, sizeof(*recs));
 	pis = calloc(pl->nr_items + 1, sizeof(*pis));
 	texts = calloc(pl->nr_items + 1, sizeof(*texts));
-	for (size_t i = 0; recs && pis && texts && i < pl->nr_items; i++) {
+	unsafe = calloc(pl->nr_items + 1, sizeof(*unsafe));
+	for (size_t i = 0; recs && pis && texts && unsafe && i < pl->nr_items; i++) {
 		const struct policy_entry *e = pl->items[i].entry;
 
 		if (pl->items[i].action == PLAN_SKIP || pl->items[i].action == PLAN_FAIL ||
 		    pin_read(&pl->dir, e->name, &pis[n]) || !pis[n].is_link ||
 		    plan_entry_text(e, texts[n], sizeof(texts[n])))
 			continue;
+		/* The unsafe path apply accepted now: audit reports a change. */
 		recs[n] = (struct manifest_record){ e->name, e->view->name, e->path,
 						    e->loc, pis[n].link_id, pis[n].tag,
-						    texts[n] };
+						    texts[n], plan_unsafe_text(&pl->items[i], unsafe[n],
+									       sizeof(unsafe[n])) };
 		n++;
 	}
-	if (recs && pis && texts)
+	if (recs && pis && texts && unsafe)
 		manifest_write(pl->dir.path, recs, n, pl->policy_path);
+	free(unsafe);
 	free(recs);
 	free(pis);
 	free(texts);

@@ -2,8 +2,11 @@
 /* What audit reports: a plan's drift, in words (docs/output.md). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include "fsiter_uapi.h"
+#include "manifest.h"
 #include "plan.h"
 #include "target_kind.h"
 
@@ -80,8 +83,41 @@ static void link_findings(struct out *o, const struct plan *pl,
 		    e->acl ?: "-");
 }
 
+const char *plan_unsafe_text(const struct plan_item *it, char *buf, size_t size)
+{
+	const struct target *t = &it->target;
+	char who[64];
+
+	buf[0] = '\0';
+	if (t->unsafe_len)
+		snprintf(buf, size, "%.*s: %s", (int)t->unsafe_len, it->entry->path,
+			 dir_trust_who(&t->unsafe, who, sizeof(who)));
+	return buf;
+}
+
+/*
+ * Did the last apply accept IT's unsafe path as it is now (the manifest's
+ * "unsafe" of its link)? Only a path that became unsafe, or unsafe in
+ * another way, since the pin was made is reported.
+ */
+static bool accepted(json_object *manifest, const struct plan_item *it)
+{
+	struct manifest_entry *rec;
+	char now[sizeof(rec->unsafe)];
+	bool same;
+
+	if (!it->pinned || !it->pin.is_link)
+		return false;
+	rec = malloc(sizeof(*rec));
+	same = rec && !manifest_lookup(manifest, it->entry->name, it->pin.link_id, rec) &&
+	       !strcmp(rec->unsafe, plan_unsafe_text(it, now, sizeof(now)));
+	free(rec);
+	return same;
+}
+
 /* What the path leads through and to now (apply's check_target()). */
-static void path_findings(struct out *o, const struct plan_item *it)
+static void path_findings(struct out *o, const struct plan_item *it,
+			  json_object *manifest)
 {
 	const struct policy_entry *e = it->entry;
 	const struct target *t = &it->target;
@@ -91,7 +127,7 @@ static void path_findings(struct out *o, const struct plan_item *it)
 		say(o, "hardlinks", e->name, &e->loc,
 		    "path '%s': a file with %u names (hard links), so this name may not be the one root chose; apply fails the entry without the option 'hardlinks'",
 		    e->path, t->nlink);
-	if (!t->unsafe_len)
+	if (!t->unsafe_len || accepted(manifest, it))
 		return;
 	dir_trust_who(&t->unsafe, who, sizeof(who));
 	say(o, "unsafe-path", e->name, &e->loc,
@@ -101,7 +137,7 @@ static void path_findings(struct out *o, const struct plan_item *it)
 }
 
 static void item_findings(struct out *o, const struct plan *pl,
-			  const struct plan_item *it)
+			  const struct plan_item *it, json_object *manifest)
 {
 	const struct policy_entry *e = it->entry;
 
@@ -116,7 +152,7 @@ static void item_findings(struct out *o, const struct plan *pl,
 		say(o, "target-missing", e->name, &e->loc, "path '%s': %s",
 		    e->path, target_strerror(it->target_err));
 	else if (it->target.fd >= 0)
-		path_findings(o, it);
+		path_findings(o, it, manifest);
 	if (!it->pinned)
 		say(o, "missing", e->name, &e->loc, "not pinned");
 	else if (it->drift & DRIFT_UNREADABLE)
@@ -130,9 +166,17 @@ static void item_findings(struct out *o, const struct plan *pl,
 size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg)
 {
 	struct out o = { fn, arg, 0 };
+	json_object *manifest = NULL;
+	bool unsafe = false;
 
+	/* Read only if an unsafe path needs it (accepted()). */
 	for (size_t i = 0; i < pl->nr_items; i++)
-		item_findings(&o, pl, &pl->items[i]);
+		unsafe |= pl->items[i].target.unsafe_len != 0;
+	if (unsafe && pl->pin_dir)
+		manifest = manifest_load(pl->pin_dir);
+	for (size_t i = 0; i < pl->nr_items; i++)
+		item_findings(&o, pl, &pl->items[i], manifest);
+	json_object_put(manifest);
 	/* The pins of skipped entries were reported with their entry. */
 	for (size_t i = 0; i < pl->nr_stale; i++)
 		if (!policy_find(&pl->policy, pl->stale[i]))

@@ -15,9 +15,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 #include <linux/magic.h>
 #include <acl/libacl.h>
 #include "diag.h"
+#include "dir_trust.h"
 #include "fault.h"
 #include "reach.h"
 #include "traverse.h"
@@ -213,7 +215,10 @@ static void print_block(const struct reach_block *b, void *arg)
 {
 	err_at(&b->entry->loc, "'%s' grants %s read access, but %s (mode %04o) does not let %s through",
 	       b->entry->name, b->who, b->dir, b->mode, b->other ? "them" : "it");
-	if (b->on_bpffs && b->needs_others)
+	if (b->on_bpffs && b->replaceable)
+		hint("%s may be replaced by a user other than root, so grant-traverse does not change it; make it and its parent root's alone, or '%s' would let it through",
+		     b->dir, b->fix);
+	else if (b->on_bpffs && b->needs_others)
 		hint("let it through with '%s', or put 'set grant-traverse others' in the policy (either lets %s)",
 		     b->fix, b->other ? "every user search it" :
 		     "every group-class entry with x through its ACL mask");
@@ -274,18 +279,39 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 	struct statfs sf;
 	struct stat st;
 	char who[300], fix[PATH_MAX + 320];
-	bool on_bpffs;
+	char fd_path[32];
+	struct dir_trust trust;
+	bool on_bpffs, refused = false;
 	acl_t acl;
-	int ret = 0;
+	int fd, ret = 0;
 
-	if (stat(dir, &st) || statfs(dir, &sf))
-		return errno == ENOENT ? 1 : -errno;
+	/* Everything through one fd: a directory swapped for a link while
+	 * apply is at it is not followed (the ACL is read and set on the
+	 * inode that was checked).
+	 */
+	fd = dir_open_trusted(dir, &st, &trust);
+	if (fd == -ENOENT)
+		return 1;
+	if (fd < 0) {
+		err("%s: cannot open it as a directory (a symbolic link is not followed): %s",
+		    dir, strerror(-fd));
+		return fd;
+	}
+	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
+	if (fstatfs(fd, &sf)) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
 	on_bpffs = (unsigned long)sf.f_type == reach_fs_magic;
-	acl = acl_get_file(dir, ACL_TYPE_ACCESS);
+	acl = acl_get_file(fd_path, ACL_TYPE_ACCESS);
 	if (!acl && errno == EOPNOTSUPP)
 		acl = acl_from_mode(st.st_mode);
-	if (!acl)
-		return -errno;
+	if (!acl) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
 	given = calloc(rs->n + 1, sizeof(*given));
 	if (!given) {
 		ret = -ENOMEM;
@@ -299,7 +325,15 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 			continue;
 		reader_name(r, who, sizeof(who));
 		reader_fix(r, dir, fix, sizeof(fix));
-		if (c->gt && on_bpffs) {
+		if (c->gt && on_bpffs && trust.who != DIR_SAFE && !refused) {
+			char by[300];
+
+			warn("%s: %s %s so grant-traverse gives no search permission there (a user could put another file in its place)",
+			     dir, trust.who == DIR_OWNER ? "it may be changed by" :
+			     "its parent may be changed by", dir_trust_who(&trust, by, sizeof(by)));
+			refused = true;
+		}
+		if (c->gt && on_bpffs && trust.who == DIR_SAFE) {
 			ret = traverse_grant(&acl, dir, r, c->gt == GRANT_TRAVERSE_OTHERS,
 					     c->dry_run ? NULL : &c->rec, &given[i]);
 			if (ret < 0)
@@ -312,7 +346,8 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 		}
 		b = (struct reach_block){ r->first, who, dir, st.st_mode & 07777,
 					  fix, on_bpffs, r->kind == READER_OTHER,
-					  traverse_needs_others(acl, r) };
+					  traverse_needs_others(acl, r),
+					  trust.who != DIR_SAFE };
 		c->report(&b, c->arg);
 		c->blocked = true;
 		rs->r[i].stopped = true;
@@ -335,7 +370,7 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 			goto out;
 		}
 		ret = fault_at("traverse");
-		if (!ret && acl_set_file(dir, ACL_TYPE_ACCESS, acl))
+		if (!ret && acl_set_file(fd_path, ACL_TYPE_ACCESS, acl))
 			ret = -errno;
 		if (ret)
 			err("%s: cannot set its ACL: %s; search permission was not given to %s",
@@ -357,6 +392,7 @@ static int check_dir(struct reach_ctx *c, const struct readers *rs,
 out:
 	free(given);
 	acl_free(acl);
+	close(fd);
 	return ret;
 }
 

@@ -43,6 +43,7 @@ struct reach_block {
 	bool on_bpffs;		/* so grant-traverse could */
 	bool other;		/* the reader is everyone (o+r) */
 	bool needs_others;	/* grant-traverse 'yes' could not: 'others' would */
+	bool replaceable;	/* a user could replace DIR: grant-traverse does not change it */
 };
 
 typedef void (*reach_report_fn)(const struct reach_block *b, void *arg);

@@ -140,6 +140,14 @@ int reach_extra_search(const struct policy_entry *const *entries, size_t n,
 		ret = check_dir(&t, dir, topmost, fn, arg);
 		topmost = false;
 	}
+	/* Readers the record keeps for pin directories that are gone. */
+	for (size_t i = 0; !ret && i < t.nn; i++) {
+		if (!t.need[i].stale || (i && !strcmp(t.need[i - 1].pin_dir, t.need[i].pin_dir)))
+			continue;
+		fn(&(struct reach_extra){ t.need[i].pin_dir,
+			"grant-traverse's record keeps readers of this pin directory, which no longer exists; they count for nothing, and the next apply forgets them" },
+		   arg);
+	}
 	traverse_free(&t);
 	free(rs);
 	return ret;

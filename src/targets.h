@@ -28,24 +28,46 @@ struct target {
 	struct dir_trust unsafe;
 };
 
-/* How long target_open() waits for a path's filesystem. */
+/*
+ * How long targets_open() waits, in all, for the filesystems of the paths
+ * it opens (FSITER_OPEN_TIMEOUT overrides); how many paths it looks up at
+ * once, and the stack of each thread that does.
+ */
 #define TARGET_OPEN_TIMEOUT_S	10
+#define TARGET_OPEN_THREADS	32
+#define TARGET_OPEN_STACK	(512 * 1024)
+/* The helper's argv[0] and name (comm). */
+#define TARGET_HELPER_NAME	"fsiter-pin-open"
 
 /*
- * Open PATH with O_PATH, one component at a time from "/" (openat2 of
- * each name under the directory fd before it, RESOLVE_NO_SYMLINKS and
- * RESOLVE_BENEATH), refusing any symlink on the way: a path means what
- * the policy says, whatever anyone swapped in; and note the first
- * directory that a user other than root may write or make writable
- * (unsafe_len: dir_unsafe()). O_PATH
- * does not open the file itself, so FIFOs and devices see nothing. The lookup itself may still block (a hard NFS
- * mount whose server is gone, a FUSE daemon that does not answer), so it
- * runs in a thread of its own, and after TARGET_OPEN_TIMEOUT_S seconds
- * the caller goes on with -ETIMEDOUT; the thread, stuck in the kernel,
- * closes what it opened if it ever returns, and dies with the process.
- * 0 or -errno.
+ * Open each of the N paths PATHS[I] with O_PATH into *TS[I], RETS[I] 0 or
+ * -errno, one component at a time from "/" (openat2 of each name under
+ * the directory fd before it, RESOLVE_NO_SYMLINKS and RESOLVE_BENEATH),
+ * refusing any symlink on the way: a path means what the policy says,
+ * whatever anyone swapped in; and note the first directory that a user
+ * other than root may write or make writable (unsafe_len: dir_unsafe()).
+ * O_PATH does not open the file itself, so FIFOs and devices see nothing.
+ *
+ * The lookups may still block (a hard NFS mount whose server is gone, a
+ * FUSE daemon that read a request and never answers: that wait cannot
+ * even be killed), so a helper process makes them (this program again,
+ * from /proc/self/exe, as TARGET_HELPER_NAME: a constructor in targets.c
+ * runs it), up to TARGET_OPEN_THREADS at once, and passes each fd back
+ * over a socket (SCM_RIGHTS). The caller waits targets_open_timeout() seconds from the
+ * call, in all; then each path not answered fails with -ETIMEDOUT, the
+ * helper is killed and left behind without waiting for it (reaped at the
+ * next call, or by init). This process gets no thread, and the helper
+ * keeps no fd of it but its socket. The FSITER_FAULT point "open" is
+ * passed here, once per path in order. 0, or -ENOMEM (nothing opened).
  */
+int targets_open(size_t n, const char *const *paths, struct target *const *ts,
+		 int *rets);
+/* targets_open() of one path: 0 or -errno. */
 int target_open(const char *path, struct target *t);
+/* The bound targets_open() applies, in seconds: FSITER_OPEN_TIMEOUT (1 to
+ * 3600; another value is warned about) or TARGET_OPEN_TIMEOUT_S.
+ */
+unsigned int targets_open_timeout(void);
 void target_close(struct target *t);
 /* Why opening failed, for "path 'X': <why>". */
 const char *target_strerror(int err);

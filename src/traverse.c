@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <acl/libacl.h>
 #include "diag.h"
+#include "dir_trust.h"
 #include "fault.h"
 #include "traverse.h"
 
@@ -115,7 +116,7 @@ static bool has_named(acl_t acl)
 }
 
 /* What take_back() did. */
-enum taken { TOOK_NOTHING, TOOK_X, TOOK_ENTRY, TOOK_MASK, KEPT_MASK };
+enum taken { TOOK_NOTHING, TOOK_X, TOOK_ENTRY, TOOK_MASK, KEPT_MASK, KEPT_UNSAFE };
 
 /* Take REC's x back in its directory: a named entry it leaves with
  * nothing goes; a mask apply created goes once no named entry is left.
@@ -124,15 +125,34 @@ enum taken { TOOK_NOTHING, TOOK_X, TOOK_ENTRY, TOOK_MASK, KEPT_MASK };
 static int take_back(const struct traverse_rec *rec, enum taken *did)
 {
 	bool named = rec->tag == 'u' || rec->tag == 'g';
+	struct dir_trust trust;
+	char fd_path[32];
 	acl_entry_t ent;
 	acl_permset_t ps;
-	acl_t acl;
-	int ret = 0;
+	struct stat st;
+	acl_t acl = NULL;
+	int fd, ret = 0;
 
 	*did = TOOK_NOTHING;
-	acl = acl_get_file(rec->dir, ACL_TYPE_ACCESS);
-	if (!acl)
-		return errno == ENOENT ? 0 : -errno;
+	/* Read and set through one fd, no link followed (reach.c's way). */
+	fd = dir_open_trusted(rec->dir, &st, &trust);
+	if (fd < 0)
+		return fd == -ENOENT ? 0 : fd;
+	if (trust.who != DIR_SAFE) {
+		char by[300];
+
+		warn("%s: %s %s so grant-traverse takes nothing back there (a user could put another file in its place); what it gave stays, and the next apply tries again",
+		     ESC(rec->dir), trust.who == DIR_OWNER ? "it may be changed by" :
+		     "its parent may be changed by", dir_trust_who(&trust, by, sizeof(by)));
+		*did = KEPT_UNSAFE;
+		goto out;
+	}
+	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
+	acl = acl_get_file(fd_path, ACL_TYPE_ACCESS);
+	if (!acl) {
+		ret = -errno;
+		goto out;
+	}
 	ent = find_entry(acl, rec->tag == 'c' ? 'm' : rec->tag, rec->id);
 	if (!ent)
 		goto out;	/* gone already */
@@ -154,10 +174,12 @@ static int take_back(const struct traverse_rec *rec, enum taken *did)
 	}
 	if (!ret && *did != TOOK_NOTHING)
 		ret = fault_at("traverse");
-	if (!ret && *did != TOOK_NOTHING && acl_set_file(rec->dir, ACL_TYPE_ACCESS, acl))
+	if (!ret && *did != TOOK_NOTHING && acl_set_file(fd_path, ACL_TYPE_ACCESS, acl))
 		ret = -errno;
 out:
-	acl_free(acl);
+	if (acl)
+		acl_free(acl);
+	close(fd);
 	return ret;
 }
 
@@ -194,10 +216,67 @@ static void say_taken(const struct traverse_rec *rec, enum taken did)
 		info("left the ACL mask of %s that grant-traverse made: named entries it did not add are there",
 		     dir);
 		break;
+	case KEPT_UNSAFE:	/* said by take_back() */
+		break;
 	case TOOK_NOTHING:
 		info_v("%s: %s has no search permission to take back", dir, who);
 		break;
 	}
+}
+
+/* Is what REC names there: its entry with x, or the mask it made? */
+static bool rec_present(const struct traverse_rec *rec)
+{
+	acl_entry_t ent;
+	bool there;
+	acl_t acl;
+
+	acl = acl_get_file(rec->dir, ACL_TYPE_ACCESS);
+	if (!acl)
+		return errno != ENOENT;	/* unknown: as if there */
+	ent = find_entry(acl, rec->tag == 'c' ? 'm' : rec->tag, rec->id);
+	there = ent && (rec->tag == 'c' || has_x(ent));
+	acl_free(acl);
+	return there;
+}
+
+/*
+ * Does a reader need the x of DIR's mask: has its ACL a named entry with
+ * x that a reader of some pin directory needs (a user, its groups'),
+ * other than one of T's records that DROP takes back? An entry an
+ * administrator made counts as well as grant-traverse's: it may work only
+ * through the mask that grant-traverse raised. If the ACL cannot be read,
+ * yes.
+ */
+static bool mask_needed(const struct traverse *t, const bool *drop, const char *dir)
+{
+	acl_entry_t ent;
+	acl_tag_t tag;
+	bool needed = false;
+	acl_t acl;
+
+	acl = acl_get_file(dir, ACL_TYPE_ACCESS);
+	if (!acl)
+		return errno != ENOENT;
+	for (int e = ACL_FIRST_ENTRY; !needed && acl_get_entry(acl, e, &ent) == 1;
+	     e = ACL_NEXT_ENTRY) {
+		unsigned int *q, id;
+		bool dropped = false;
+		char c;
+
+		if (acl_get_tag_type(ent, &tag) || (tag != ACL_USER && tag != ACL_GROUP) ||
+		    !has_x(ent) || !(q = acl_get_qualifier(ent)))
+			continue;
+		id = *q;
+		acl_free(q);
+		c = tag == ACL_USER ? 'u' : 'g';
+		for (size_t j = 0; j < t->n; j++)
+			dropped |= drop[j] && t->r[j].tag == c && t->r[j].id == id &&
+				   !strcmp(t->r[j].dir, dir);
+		needed = !dropped && traverse_needed(t, dir, c, id, true);
+	}
+	acl_free(acl);
+	return needed;
 }
 
 int traverse_take_back(struct traverse *t, bool dry_run)
@@ -214,15 +293,16 @@ int traverse_take_back(struct traverse *t, bool dry_run)
 	for (size_t i = 0; i < t->n; i++)
 		drop[i] = !strchr("mc", t->r[i].tag) &&
 			  !traverse_needed(t, t->r[i].dir, t->r[i].tag, t->r[i].id, false);
-	/* A mask, as long as a named entry of the record in its directory. */
-	for (size_t i = 0; i < t->n; i++) {
-		bool named = false;
-
-		for (size_t j = 0; strchr("mc", t->r[i].tag) && j < t->n; j++)
-			named |= strchr("ug", t->r[j].tag) && !drop[j] &&
-				 !strcmp(t->r[j].dir, t->r[i].dir);
-		drop[i] |= strchr("mc", t->r[i].tag) && !named;
-	}
+	/* A mask, as long as a reader needs a named entry in its directory. */
+	for (size_t i = 0; i < t->n; i++)
+		drop[i] |= strchr("mc", t->r[i].tag) && !mask_needed(t, drop, t->r[i].dir);
+	/* A record of what is not there (a run killed before it set the
+	 * ACL) goes now, needed or not: else an entry an administrator adds
+	 * later by hand would be taken for grant-traverse's. take_back()
+	 * changes nothing for it; this apply records it again if it adds it.
+	 */
+	for (size_t i = 0; !dry_run && i < t->n; i++)
+		drop[i] |= !rec_present(&t->r[i]);
 	/* Named entries and o first: a mask goes once they have. */
 	for (int mask = 0; mask < 2; mask++) {
 		for (size_t i = 0; i < t->n; i++) {
@@ -247,6 +327,10 @@ int traverse_take_back(struct traverse *t, bool dry_run)
 				continue;
 			}
 			say_taken(&t->r[i], did);
+			if (did == KEPT_UNSAFE) {
+				drop[i] = false;
+				continue;
+			}
 			t->taken += did == TOOK_X || did == TOOK_ENTRY || did == TOOK_MASK;
 		}
 	}

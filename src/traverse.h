@@ -19,7 +19,7 @@
  * apply takes after its pin directory's; and it is written (temp file,
  * fsync, rename) before the ACL it describes is set, so that a run killed
  * in between leaves at worst the record of an entry that is not there,
- * which taking back skips, never an entry no record knows.
+ * which the next take-back forgets, never an entry no record knows.
  */
 #ifndef FSITER_TRAVERSE_H
 #define FSITER_TRAVERSE_H
@@ -39,11 +39,15 @@ struct traverse_rec {
 	unsigned int id;
 };
 
-/* A reader ('u', 'g' or 'o' with ID 0) that PIN_DIR's last apply granted. */
+/* A reader ('u', 'g' or 'o' with ID 0) that PIN_DIR's last apply granted;
+ * STALE if PIN_DIR no longer exists: it counts for nothing, and is not
+ * saved.
+ */
 struct traverse_need {
 	char *pin_dir;
 	char tag;
 	unsigned int id;
+	bool stale;
 };
 
 struct traverse {
@@ -69,8 +73,11 @@ struct traverse {
  * The record (empty if there is no file), for PIN_DIR; with LOCK (apply),
  * first its lock, held until traverse_free(). A record PIN_DIR had of its
  * own (an older fsiter-pin's, MANIFEST_DIR/<pin dir>.traverse.json) is
- * merged in, and removed by the next traverse_save(). 0 or -errno
- * (reported).
+ * merged in, and removed by the next traverse_save(). The readers of a
+ * pin directory that no longer exists are marked stale (and, with LOCK,
+ * said to be forgotten). A record that cannot be read whole (bad JSON,
+ * a bad tag, directory or id) is -EBADMSG: nothing may be given or taken
+ * back then. 0 or -errno (reported).
  */
 int traverse_load(struct traverse *t, const char *pin_dir, bool lock);
 /* Write it, if it changed: whole, fsynced, renamed over the old one. 0
@@ -83,6 +90,12 @@ void traverse_free(struct traverse *t);
  * once. 0 or -ENOMEM.
  */
 int traverse_rec_add(struct traverse *t, const char *dir, char tag, unsigned int id);
+/*
+ * PIN_DIR has no pins now (remove --all): its readers leave the record
+ * (under its lock), so that the next apply takes back what only they
+ * needed. 0 or -errno (reported).
+ */
+int traverse_forget(const char *pin_dir);
 /* Forget the records after the first N (added since T had N). */
 void traverse_truncate(struct traverse *t, size_t n);
 /* 'u', 'g' or 'o', as the record names R's kind. */
@@ -118,8 +131,11 @@ int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
 /*
  * Take x back from each recorded entry that no pin directory needs
  * (traverse_needed(), its own readers as named: this run gives them what
- * they lack): a named entry left with no permission goes, and so does the
- * mask when no named entry is left. Each change is said once it is made, and
+ * they lack): a named entry left with no permission goes. x on the mask
+ * (or the mask it made) is taken back only once no named entry with x in
+ * the directory's ACL, whoever made it, is needed by a reader of any pin
+ * directory (with the entries of its groups); and the mask it made goes
+ * when no named entry is left. Each change is said once it is made, and
  * counted in T->taken (x on a named entry, on o or on the mask, or the
  * mask itself); DRY_RUN only says what it would do. A record whose entry
  * cannot be changed stays, for the next apply, and so do the masks if a

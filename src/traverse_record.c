@@ -2,6 +2,7 @@
 /* grant-traverse's record, shared by every pin directory; traverse.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -58,16 +59,26 @@ static int need_add(struct traverse *t, const char *pin_dir, char tag, unsigned 
 	return 0;
 }
 
-/* O's "tag" ('u', 'g', 'o', and with ANY 'm', 'c') and "id"; 0 if bad. */
+/* O's "tag" ('u', 'g', 'o', and with ANY 'm', 'c') and "id" (an integer
+ * from 0 to 2^32 - 2: (uid_t)-1 is no one); 0 if bad.
+ */
 static char tag_of(json_object *o, bool any, unsigned int *id)
 {
 	const char *tag;
 	json_object *v;
+	int64_t n = 0;
 
 	tag = json_object_object_get_ex(o, "tag", &v) ? json_object_get_string(v) : NULL;
 	if (!tag || !*tag || tag[1] || !strchr(any ? "ugomc" : "ugo", *tag))
 		return 0;
-	*id = json_object_object_get_ex(o, "id", &v) ? (unsigned int)json_object_get_int64(v) : 0;
+	if (json_object_object_get_ex(o, "id", &v)) {
+		if (!json_object_is_type(v, json_type_int))
+			return 0;
+		n = json_object_get_int64(v);
+	}
+	if (n < 0 || n >= (int64_t)UINT32_MAX)
+		return 0;
+	*id = (unsigned int)n;
 	return *tag;
 }
 
@@ -83,8 +94,7 @@ static int load_added(struct traverse *t, json_object *ar)
 		char tag = tag_of(o, true, &id);
 
 		dir = json_object_object_get_ex(o, "dir", &v) ? json_object_get_string(v) : NULL;
-		if (dir && *dir == '/' && tag)
-			ret = traverse_rec_add(t, dir, tag, id);
+		ret = dir && *dir == '/' && tag ? traverse_rec_add(t, dir, tag, id) : -EBADMSG;
 	}
 	return ret;
 }
@@ -95,14 +105,13 @@ static int load_readers(struct traverse *t, json_object *obj)
 	int ret = 0;
 
 	json_object_object_foreach(obj, pin_dir, ar) {
-		if (ret || !json_object_is_type(ar, json_type_array))
-			continue;
+		if (!ret && (*pin_dir != '/' || !json_object_is_type(ar, json_type_array)))
+			ret = -EBADMSG;
 		for (size_t i = 0; !ret && i < json_object_array_length(ar); i++) {
 			unsigned int id;
 			char tag = tag_of(json_object_array_get_idx(ar, i), false, &id);
 
-			if (tag)
-				ret = need_add(t, pin_dir, tag, id);
+			ret = tag ? need_add(t, pin_dir, tag, id) : -EBADMSG;
 		}
 	}
 	return ret;
@@ -127,6 +136,25 @@ static int take_lock(struct traverse *t)
 	return lock_wait(t->lock_fd, path, LOCK_EX);
 }
 
+/* The readers of pin directories that are gone: stale. */
+static void mark_stale(struct traverse *t, bool say)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < t->nn; i++) {
+		struct traverse_need *nd = &t->need[i];
+
+		if (!strcmp(nd->pin_dir, t->pin_dir) || !lstat(nd->pin_dir, &st) ||
+		    errno != ENOENT)
+			continue;
+		if (say && (!i || strcmp(t->need[i - 1].pin_dir, nd->pin_dir)))
+			info("forgot the readers of %s in grant-traverse's record: that pin directory no longer exists",
+			     ESC(nd->pin_dir));
+		nd->stale = true;
+		t->changed = true;
+	}
+}
+
 int traverse_load(struct traverse *t, const char *pin_dir, bool lock)
 {
 	json_object *root = NULL, *v;
@@ -140,16 +168,25 @@ int traverse_load(struct traverse *t, const char *pin_dir, bool lock)
 		return ret;
 	snprintf(path, sizeof(path), "%s/%s", manifest_dir, TRAVERSE_RECORD);
 	if (!access(path, F_OK)) {
+		/* Fail closed: a record that cannot be read whole would be
+		 * overwritten, losing what grant-traverse added and the
+		 * other pin directories' readers.
+		 */
 		root = json_object_from_file(path);
 		if (!root || !json_object_is_type(root, json_type_object))
-			warn("%s: not a record of grant-traverse; ignored", path);
-		else if (json_object_object_get_ex(root, "added", &v) &&
-			 json_object_is_type(v, json_type_array))
-			ret = load_added(t, v);
-		if (!ret && root && json_object_object_get_ex(root, "readers", &v) &&
-		    json_object_is_type(v, json_type_object))
-			ret = load_readers(t, v);
+			ret = -EBADMSG;
+		if (!ret && json_object_object_get_ex(root, "added", &v))
+			ret = json_object_is_type(v, json_type_array) ? load_added(t, v) :
+			      -EBADMSG;
+		if (!ret && json_object_object_get_ex(root, "readers", &v))
+			ret = json_object_is_type(v, json_type_object) ? load_readers(t, v) :
+			      -EBADMSG;
 		json_object_put(root);
+		if (ret == -EBADMSG) {
+			err("%s: not a valid record of grant-traverse; nothing is given or taken back until it is repaired or removed (then the search permissions it named must be checked by hand)",
+			    path);
+			return ret;
+		}
 	} else if (errno != ENOENT) {
 		ret = -errno;
 	}
@@ -166,6 +203,23 @@ int traverse_load(struct traverse *t, const char *pin_dir, bool lock)
 		err("%s: cannot read grant-traverse's record: %s", manifest_dir,
 		    strerror(-ret));
 	t->changed = t->old[0];
+	if (!ret)
+		mark_stale(t, lock);
+	return ret;
+}
+
+int traverse_forget(const char *pin_dir)
+{
+	char path[PATH_MAX];
+	struct traverse t;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", manifest_dir, TRAVERSE_RECORD);
+	if (access(path, F_OK) && errno == ENOENT)
+		return 0;	/* nothing to forget */
+	ret = traverse_load(&t, pin_dir, true) ?: traverse_set_readers(&t, NULL, 0) ?:
+	      traverse_save(&t);
+	traverse_free(&t);
 	return ret;
 }
 
@@ -194,6 +248,8 @@ static json_object *record_json(const struct traverse *t)
 	for (size_t i = 0; i < t->nn; i++) {
 		const struct traverse_need *nd = &t->need[i];
 
+		if (nd->stale)
+			continue;
 		if (!json_object_object_get_ex(readers, nd->pin_dir, &ar)) {
 			ar = json_object_new_array();
 			json_object_object_add(readers, nd->pin_dir, ar);
@@ -347,7 +403,7 @@ bool traverse_needed(const struct traverse *t, const char *dir, char tag,
 	for (size_t i = 0; i < t->nn; i++) {
 		const struct traverse_need *nd = &t->need[i];
 
-		if (!on_way(dir, nd->pin_dir))
+		if (nd->stale || !on_way(dir, nd->pin_dir))
 			continue;
 		if (nd->tag == tag && (tag == 'o' || nd->id == id))
 			return true;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs every test: builds both kernels, 6.1 and 6.12, each with its series
 # (cached by kernel/build.sh), builds the user space once, runs the host
-# tests (ctest: the policy parser, the engine, the command line),
+# tests (ctest: the policy parser, the engine, the command line), and
+# again on builds under ASan+UBSan and TSan (cmake/sanitize.cmake),
 # checkpatch on both series, shellcheck on every script
 # (tests/shellcheck.sh), then boots each kernel in QEMU and runs every VM
 # suite on it (kernel, bpffs ACLs, fsiter-pin, whole-filesystem views).
@@ -115,6 +116,19 @@ vm() { tests/vm/run-vm.sh "$@"; }
 # locked CMD...: CMD with the build directory to itself (the lanes' cmake
 # and ctest steps; the VM suites only read what is built).
 locked() { flock "$runlog/build.lock" "$@"; }
+
+# sanitized NAME SANITIZERS CMAKE_ARG...: the host code built under
+# SANITIZERS (cmake/sanitize.cmake) in $build/NAME, and its ctest, every
+# command at nice 19: these steps run beside the kernel builds and the
+# VMs, which are the run's critical path.
+sanitized() {
+	local dir=$build/$1 san=$2
+	shift 2
+	nice -n 19 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DFSITER_FAULT_INJECTION=ON -DFSITER_SANITIZE="$san" "$@" &&
+		nice -n 19 cmake --build "$dir" -j "$(nproc)" &&
+		nice -n 19 ctest --test-dir "$dir" --output-on-failure
+}
 
 # vm_kernel_suites VER KDIR: the suites that test the kernel (its series,
 # its selftests, the bpffs ACLs, the fs_sb target), on one kernel.
@@ -244,6 +258,11 @@ lane_61() {
 		nice -n 10 scripts/kernel-deb.sh --kernel 6.1 --config debian --config-only
 	step "kernel config: 6.12 with Debian's config" \
 		nice -n 10 scripts/kernel-deb.sh --kernel 6.12 --config debian --config-only
+	# The unit tests under TSan, while the 6.12 build's last, serial part
+	# (vmlinux, BTF) leaves a core idle: the only threads are target_open()'s
+	# (src/targets.c, test_targets), and fsiter-pin's command-line tests start
+	# none, so this build needs neither the views nor a kernel (FSITER_BPF=OFF).
+	step "host tests under TSan" sanitized tsan thread -DFSITER_BPF=OFF
 	# Niced: from here on it shares the CPUs with the 6.12 lane's build
 	# and suites, which have further to go.
 	if kbuild "kernel 6.1: build (cached if built)" kdir61 nice -n 10 kernel/build.sh --kernel 6.1; then
@@ -254,6 +273,11 @@ lane_61() {
 	fi
 	k=$(kdir kdir61)
 	wait_ready userspace || { skip "[6.1] VM suites" "no user space build"; return; }
+	# Every host test under ASan, LeakSanitizer and UBSan: fsiter-pin's
+	# command line too, so it needs the views, built against 6.12 (the
+	# selftests only run in the VMs: not built).
+	step "host tests under ASan+UBSan" sanitized asan address,undefined \
+		-DFSITER_KERNEL_DIR="$(kdir kdir612)" -DFSITER_SELFTEST_KERNEL_DIRS=
 	step "compile: the 6.1 series' selftests" locked bash -c 'cmake -S . -B "$1" \
 		-DFSITER_SELFTEST_KERNEL_DIRS="$2;$3" && cmake --build "$1" -j "$(nproc)"' \
 		selftests "$build" "$k" "$(kdir kdir612)" || return

@@ -4,7 +4,9 @@
  * (src/manifest.c): one name per pin directory, as systemd-escape --path
  * gives it, so that /a-b and /a/b keep their own manifests; and a
  * manifest an older fsiter-pin wrote is still read, when it is the pin
- * directory's own. In a temporary directory, not /run.
+ * directory's own; and the directory of the records is refused if it is
+ * a symbolic link or others may change it. In a temporary directory, not
+ * /run.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "manifest.h"
 #include "check.h"
 
@@ -100,6 +103,24 @@ static void test_legacy(void)
 	json_object_put(m);
 }
 
+/* The records' directory must be a 0700 directory of ours, not a link. */
+static void test_dir_checked(void)
+{
+	char link[PATH_MAX], sub[PATH_MAX];
+	const char *saved = manifest_dir;
+
+	CHECK(!mkdir_manifest_dir(), "%s: 0700, ours", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	CHECK(!mkdir(sub, 0700) && !symlink(sub, link), "a link to a directory");
+	manifest_dir = link;
+	CHECK(mkdir_manifest_dir() == -EPERM, "a symbolic link: refused");
+	manifest_dir = sub;
+	CHECK(!chmod(sub, 0755) && mkdir_manifest_dir() == -EPERM, "mode 0755: refused");
+	CHECK(!chmod(sub, 0700) && !mkdir_manifest_dir(), "0700: taken");
+	manifest_dir = saved;
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -113,6 +134,7 @@ int main(void)
 	test_names();
 	test_apart();
 	test_legacy();
+	test_dir_checked();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	ret = check_summary();
 	if (system(cmd))

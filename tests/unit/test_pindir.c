@@ -4,7 +4,8 @@
  * own, mounted in a mount namespace of this process: list's PINDIR_TIDY
  * empties the work directory when the lock is free, then holds the lock
  * shared, as pindir.h says, so that another reader is not kept waiting
- * through its listing and an apply still is. Needs root and bpffs;
+ * through its listing and an apply still is. And pindir_names() of an
+ * empty pin directory and of one with names. Needs root and bpffs;
  * skipped (77) otherwise.
  */
 #include <errno.h>
@@ -75,6 +76,35 @@ static void test_tidy_then_shared(void)
 	close(fd);
 }
 
+/* The names in PIN_DIR, sorted; none, and no array, when it is empty, as
+ * on a first apply (qsort() must not be given the NULL: UBSan).
+ */
+static void test_names(void)
+{
+	char pins[256], **names = NULL;
+	struct pin_dir d;
+	size_t n = 1;
+	int ret;
+
+	snprintf(pins, sizeof(pins), "%s/named", top);
+	pindir_init(&d);
+	ret = pindir_open(&d, pins, PINDIR_CREATE);
+	CHECK(!ret, "pindir_open(PINDIR_CREATE): %d", ret);
+	pindir_close(&d);
+	CHECK(!mkdir(pins, 0711), "PIN_DIR: %s", strerror(errno));
+	ret = pindir_open(&d, pins, PINDIR_LOOK);
+	CHECK(!ret && d.cur_fd >= 0, "pindir_open(PINDIR_LOOK): %d", ret);
+	ret = pindir_names(&d, &names, &n);
+	CHECK(!ret && !n && !names, "empty: %d, %zu names", ret, n);
+	CHECK(!mkdirat(d.cur_fd, "b", 0700) && !mkdirat(d.cur_fd, "a", 0700),
+	      "two names: %s", strerror(errno));
+	ret = pindir_names(&d, &names, &n);
+	CHECK(!ret && n == 2 && !strcmp(names[0], "a") && !strcmp(names[1], "b"),
+	      "two names, sorted: %d, %zu names", ret, n);
+	pindir_free_names(names, n);
+	pindir_close(&d);
+}
+
 int main(void)
 {
 	int ret;
@@ -84,6 +114,7 @@ int main(void)
 		return ret;
 	diag_quiet = true;
 	test_tidy_then_shared();
+	test_names();
 	ret = check_summary();
 	umount2(top, MNT_DETACH);
 	rmdir(top);

@@ -4,13 +4,15 @@
  * how a pin's link info and program differ from its entry (pin_drift),
  * the word apply prints for it (drift_word), how the names in a pin
  * directory are matched to entries (plan_match), and what audit says of
- * it all (plan_findings).
+ * it all (plan_findings; an unsafe path only if the manifest does not
+ * say that apply accepted it as it is).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "fsiter_uapi.h"
+#include "manifest.h"
 #include "pin_json.h"
 #include "plan.h"
 #include "target_kind.h"
@@ -304,6 +306,7 @@ static void test_path_findings(void)
 	e[0].path = "/srv/h";
 	e[1].path = "/srv/ok";
 	e[2].path = "/srv/tmp/u";
+	manifest_dir = "/nonexistent";	/* not this host's manifests */
 	nfound = 0;
 	n = plan_findings(&pl, collect, NULL);
 	CHECK(n == 3 && nfound == 3, "3 findings, got %zu", n);
@@ -313,6 +316,31 @@ static void test_path_findings(void)
 	      "not for 'hardlinks': %s", found[1]);
 	CHECK(!strcmp(found[2], "extra-search /sys/fs/bpf (no entry): u:fsb has search permission (x), ..."),
 	      "the directory, no entry: %s", found[2]);
+
+	/* The manifest says apply accepted that unsafe path: not reported;
+	 * unsafe in another way: reported again.
+	 */
+	char run[] = "/tmp/fsiter-test-plan.XXXXXX", cmd[64];
+	struct manifest_record rec = { "u", "inode", "/srv/tmp/u", { "t.conf", 3 },
+				       items[2].pin.link_id, TAG_A, "inode /srv/tmp/u",
+				       "/srv/tmp: every user" };
+
+	CHECK(mkdtemp(run), "%s", run);
+	manifest_dir = run;
+	CHECK(!manifest_write(pl.pin_dir, &rec, 1, "t.conf"), "a manifest");
+	nfound = 0;
+	n = plan_findings(&pl, collect, NULL);
+	CHECK(n == 2 && !strncmp(found[1], "extra-search", 12),
+	      "accepted at apply: no unsafe-path (%zu findings)", n);
+	rec.unsafe = "/srv: every user";
+	CHECK(!manifest_write(pl.pin_dir, &rec, 1, "t.conf"), "another manifest");
+	nfound = 0;
+	n = plan_findings(&pl, collect, NULL);
+	CHECK(n == 3 && !strncmp(found[1], "unsafe-path u:", 14),
+	      "unsafe in another way since: reported (%zu findings)", n);
+	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", run);
+	CHECK(!system(cmd), "%s", cmd);
+	manifest_dir = MANIFEST_DIR;
 }
 
 /* What FN(ARG) prints on stdout, in OUT. */

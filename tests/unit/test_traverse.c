@@ -8,7 +8,9 @@
  *    apply would set it (the fault point "traverse", here a hook of the
  *    test's), the entry is recorded and not yet in the ACL, which is
  *    what a run killed there leaves; the next apply takes back nothing
- *    that is not there, and says nothing is wrong;
+ *    that is not there, and says nothing is wrong; and forgets such a
+ *    record even while a reader needs it, so that the same entry made
+ *    by hand later is not taken back;
  *  - two pin directories under one parent: one policy dropping a reader
  *    does not take back an entry the other's readers need (a group
  *    named, or a user of that group), and the last one to drop it does;
@@ -17,7 +19,18 @@
  *  - a record an older fsiter-pin kept per pin directory is taken over;
  *  - audit names a search entry that no reader of the policy, nor of
  *    another pin directory by the record, needs, and o+x that nobody's
- *    pin for everyone asks for (reach_extra.c).
+ *    pin for everyone asks for (reach_extra.c);
+ *  - grant-traverse gives nothing on a directory that a user could
+ *    replace (its own, or root's in a directory it may write), nor
+ *    through a link swapped in for it while apply runs, and takes
+ *    nothing back there;
+ *  - the readers of a pin directory that is gone count for nothing
+ *    (audit names them, apply forgets them), nor do those of one whose
+ *    pins are all removed (traverse_forget());
+ *  - x on the mask is kept while a reader needs a named entry relying
+ *    on it, grant-traverse's or an administrator's;
+ *  - a record that cannot be read whole (bad JSON, an id out of range)
+ *    fails apply, which changes nothing.
  * Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
@@ -34,6 +47,7 @@
 #include "fault.h"
 #include "manifest.h"
 #include "reach.h"
+#include "traverse.h"
 #include "check.h"
 #include "private_bpffs.h"
 
@@ -105,10 +119,27 @@ static bool recorded(char tag, unsigned int id)
 /* The engine's fault point: here, a look at what a kill would leave. */
 const bool fault_injection = false;
 
+/* With SWAP_DIR set, the hook swaps that directory for a symbolic link
+ * to SWAP_TO (once): a user racing apply, in a directory it may write.
+ */
+static char swap_dir[300], swap_to[300];
+
+static void swap(void)
+{
+	char old[320];
+
+	snprintf(old, sizeof(old), "%s.old", swap_dir);
+	if (rename(swap_dir, old) || symlink(swap_to, swap_dir))
+		perror("swap");
+	swap_dir[0] = '\0';
+}
+
 int fault_at(const char *point)
 {
 	char buf[1024];
 
+	if (!strcmp(point, "traverse") && swap_dir[0])
+		swap();
 	if (strcmp(point, "traverse") || !watch_text[0])
 		return 0;
 	seen.calls++;
@@ -123,19 +154,25 @@ static struct policy_entry entry(mode_t mode, uid_t uid, gid_t gid)
 				      .mode = mode, .uid = uid, .gid = gid };
 }
 
-/* apply's check of PIN_DIR (TOP/NAME) for the N entries E. */
-static int apply(const char *name, const struct policy_entry *e, size_t n)
+static struct reach_changes changes;	/* of the last apply */
+
+/* apply's check of PIN_DIR (TOP/NAME) for the N entries E, with GT. */
+static int apply_gt(const char *name, enum grant_traverse gt,
+		    const struct policy_entry *e, size_t n)
 {
 	const struct policy_entry *es[4];
-	struct reach_changes ch;
 	char pin_dir[256];
 	bool stopped[4];
 
 	snprintf(pin_dir, sizeof(pin_dir), "%s/%s", top, name);
 	for (size_t i = 0; i < n; i++)
 		es[i] = &e[i];
-	return reach_check(es, n, GRANT_TRAVERSE_YES, pin_dir, false, NULL, NULL,
-			   &ch, stopped);
+	return reach_check(es, n, gt, pin_dir, false, NULL, NULL, &changes, stopped);
+}
+
+static int apply(const char *name, const struct policy_entry *e, size_t n)
+{
+	return apply_gt(name, GRANT_TRAVERSE_YES, e, n);
 }
 
 /* TOP back to its mode alone, 0700: no ACL entries. */
@@ -176,6 +213,35 @@ static void test_record_first(void)
 	CHECK(!ret, "the next apply: %s", strerror(-ret));
 	CHECK(!recorded('g', GROUP), "and forgets the entry");
 	watch_text[0] = '\0';
+}
+
+/* A record of an entry that is not there, though a reader needs it (it
+ * gets through otherwise): forgotten, so that the same entry made by hand
+ * later is not taken back.
+ */
+static void test_absent_record(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP);
+	char want[64], text[128];
+	acl_t acl;
+	int ret;
+
+	snprintf(want, sizeof(want), "group:%u:--x", GROUP);
+	ret = apply("a", &g, 1);
+	CHECK(!ret && acl_has(want) && recorded('g', GROUP), "given and recorded (%d)", ret);
+	/* Killed before the ACL was set; others may search TOP meanwhile. */
+	CHECK(!acl_reset() && !chmod(top, 0701), "the entry not there, o+x");
+	ret = apply("a", &g, 1);
+	CHECK(!ret && !recorded('g', GROUP), "the next apply forgets the record (%d)", ret);
+	/* An administrator adds the same entry by hand. */
+	snprintf(text, sizeof(text), "u::rwx,g::---,g:%u:--x,m::--x,o::--x", GROUP);
+	acl = acl_from_text(text);
+	CHECK(acl && !acl_set_file(top, ACL_TYPE_ACCESS, acl), "g:%u:x by hand", GROUP);
+	acl_free(acl);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && acl_has(want), "a drops its reader: the hand-made entry stays (%d)", ret);
+	chmod(top, 0700);
+	acl_reset();
 }
 
 /* Two pin directories under TOP: neither takes back what the other needs. */
@@ -264,12 +330,15 @@ static void test_old_record(void)
 	acl_reset();
 }
 
-static int nextra;
+static int nextra, nstale;
 static char extra[512];
 
-/* audit's extra-search findings on TOP (a host's /tmp may be a tmpfs). */
+/* audit's extra-search findings on TOP (a host's /tmp may be a tmpfs),
+ * and in NSTALE those of pin directories that are gone.
+ */
 static void keep_extra(const struct reach_extra *x, void *arg)
 {
+	nstale += !!strstr(x->detail, "which no longer exists");
 	if (strcmp(x->dir, top))
 		return;
 	nextra++;
@@ -286,6 +355,7 @@ static int audit(const struct policy_entry *e, size_t n)
 	for (size_t i = 0; i < n; i++)
 		es[i] = &e[i];
 	nextra = 0;
+	nstale = 0;
 	extra[0] = '\0';
 	ret = reach_extra_search(es, n, pin_dir, keep_extra, NULL);
 	return ret ?: nextra;
@@ -318,6 +388,204 @@ static void test_audit_extra(void)
 	chmod(top, 0700);
 }
 
+/* Readers of a pin directory that is gone, or has no pins left. */
+static void test_stale_readers(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP2);
+	char s[300], text[8192], want[64];
+	int ret;
+
+	snprintf(want, sizeof(want), "group:%u:--x", GROUP2);
+	snprintf(s, sizeof(s), "%s/s", top);
+	CHECK(!mkdir(s, 0711), "%s", s);
+	ret = apply("s", &g, 1);
+	CHECK(!ret && acl_has(want), "s grants g:%u (%d)", GROUP2, ret);
+	CHECK(audit(NULL, 0) == 0 && !nstale, "a's audit: s needs it (%s)", extra);
+	CHECK(!rmdir(s), "then s is removed");
+	CHECK(audit(NULL, 0) == 1, "a's audit: nothing needs it now (%d)", nextra);
+	CHECK(nstale == 1, "and s's readers are stale (%d)", nstale);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && !acl_has(want), "a's apply takes it back (%d)", ret);
+	CHECK(!strstr(record_text(text, sizeof(text)), s), "and forgets s's readers");
+
+	/* remove --all: the pin directory stays, its readers go. */
+	CHECK(!mkdir(s, 0711), "%s again", s);
+	ret = apply("s", &g, 1);
+	CHECK(!ret && acl_has(want), "s grants g:%u again (%d)", GROUP2, ret);
+	ret = traverse_forget(s);
+	CHECK(!ret && !strstr(record_text(text, sizeof(text)), s),
+	      "s has no pins left: its readers are forgotten (%d)", ret);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && !acl_has(want), "so a's apply takes it back (%d)", ret);
+	rmdir(s);
+	acl_reset();
+}
+
+static int acl_set_text(const char *text)
+{
+	acl_t acl = acl_from_text(text);
+	int ret = acl && !acl_set_file(top, ACL_TYPE_ACCESS, acl) ? 0 : -errno;
+
+	acl_free(acl);
+	return ret;
+}
+
+/* x on the mask, raised by 'others', for an entry grant-traverse did not
+ * add: kept while a reader of any pin directory needs that entry.
+ */
+static void test_mask_needed(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP), g3 = entry(0440, 0, 2102);
+	char e[300];
+	int ret;
+
+	snprintf(e, sizeof(e), "%s/e", top);
+	CHECK(!mkdir(e, 0711), "%s", e);
+	/* An administrator's g:2100:x, masked off (after a chmod 700). */
+	CHECK(!acl_set_text("u::rwx,g::---,g:2100:--x,m::---,o::---"), "masked entry");
+	ret = apply_gt("b", GRANT_TRAVERSE_OTHERS, &g, 1);
+	CHECK(!ret && acl_has("mask::--x") && changes.given == 1,
+	      "b (others) raises the mask for g:2100 (%d, given %zu)", ret, changes.given);
+	ret = apply_gt("b", GRANT_TRAVERSE_OTHERS, &g, 1);
+	CHECK(!ret && changes.given == 0 && changes.taken == 0,
+	      "b again, unchanged: nothing taken back nor given (given %zu, taken %zu)",
+	      changes.given, changes.taken);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && acl_has("mask::--x"), "a, no readers, leaves the mask b needs (%d)", ret);
+	ret = apply_gt("b", GRANT_TRAVERSE_OTHERS, NULL, 0);
+	CHECK(!ret && acl_has("mask::---"), "b drops g:2100: x taken off the mask (%d)", ret);
+
+	/* b raises the mask for its own g:2102; e ('yes') relies on the
+	 * administrator's g:2100 through it, adding nothing.
+	 */
+	ret = apply_gt("b", GRANT_TRAVERSE_OTHERS, &g3, 1) ?: apply("e", &g, 1);
+	CHECK(!ret && acl_has("mask::--x"), "b raises the mask, e gets through (%d)", ret);
+	ret = apply_gt("b", GRANT_TRAVERSE_OTHERS, NULL, 0);
+	CHECK(!ret && acl_has("mask::--x") && !acl_has("group:2102:"),
+	      "b drops g:2102: its entry goes, the mask e needs stays (%d)", ret);
+	ret = apply("e", &g, 1);
+	CHECK(!ret, "e's next apply still gets through (%d)", ret);
+	ret = apply("e", NULL, 0);
+	CHECK(!ret && acl_has("mask::---"), "e drops it: the mask's x goes (%d)", ret);
+	rmdir(e);
+	acl_reset();
+}
+
+/* Write TEXT as the record. */
+static void record_write(const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/.grant-traverse.json", run);
+	f = fopen(path, "we");
+	CHECK(f && fputs(text, f) >= 0 && !fclose(f), "%s: %s", path, strerror(errno));
+}
+
+/* A record that cannot be read whole: apply fails, changing nothing. */
+static void test_bad_record(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP);
+	const char *bad[] = {
+		"{ \"added\": [",
+		"[]",
+		"{ \"added\": [ { \"dir\": \"/x\", \"tag\": \"g\", \"id\": 4294967296 } ] }",
+		"{ \"added\": [ { \"dir\": \"/x\", \"tag\": \"u\", \"id\": -1 } ] }",
+		"{ \"added\": [ { \"dir\": \"x\", \"tag\": \"u\", \"id\": 1 } ] }",
+		"{ \"readers\": { \"/p\": [ { \"tag\": \"q\" } ] } }",
+	};
+	char saved[8192], now[8192];
+	int ret;
+
+	record_text(saved, sizeof(saved));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		record_write(bad[i]);
+		ret = apply("a", &g, 1);
+		CHECK(ret == -EBADMSG, "%s: apply fails (%d)", bad[i], ret);
+		CHECK(!strcmp(record_text(now, sizeof(now)), bad[i]),
+		      "%s: the record is left as it is", bad[i]);
+		CHECK(!acl_has("group:2100:"), "%s: nothing given", bad[i]);
+	}
+	record_write(saved);
+	CHECK(!apply("a", NULL, 0), "a good record again");
+}
+
+/* Does PATH's access ACL have WHAT? */
+static bool path_acl_has(const char *path, const char *what)
+{
+	acl_t acl = acl_get_file(path, ACL_TYPE_ACCESS);
+	char *s = acl ? acl_to_any_text(acl, NULL, ',', TEXT_NUMERIC_IDS) : NULL;
+	bool has = s && strstr(s, what);
+
+	acl_free(s);
+	acl_free(acl);
+	return has;
+}
+
+/* A directory on the way that a user could replace: grant-traverse
+ * changes nothing there, nor through a link put in its place.
+ */
+static void test_unsafe_dir(void)
+{
+	struct policy_entry g = entry(0440, 0, GROUP);
+	char x[300], w[300], y[300], z[300], victim[300], old[320], want[64];
+	struct stat st;
+	int fd, ret;
+
+	snprintf(want, sizeof(want), "group:%u:--x", GROUP);
+	snprintf(x, sizeof(x), "%s/x", top);
+	snprintf(w, sizeof(w), "%s/w", top);
+	snprintf(y, sizeof(y), "%s/w/y", top);
+	snprintf(z, sizeof(z), "%s/z", top);
+	snprintf(victim, sizeof(victim), "%s/victim", top);
+	fd = open(victim, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);	/* /etc/shadow */
+	CHECK(fd >= 0 && !close(fd), "%s: %s", victim, strerror(errno));
+	/* The user's, o=rw-: its readers cannot search it. */
+	CHECK(!mkdir(x, 0706) && !chown(x, NOBODY, NOBODY) && !chmod(x, 0706), "%s", x);
+	ret = apply("x/p", &g, 1);
+	CHECK(ret == -EACCES, "a user's directory on the way: the reader is stopped (%d)", ret);
+	CHECK(!path_acl_has(x, want), "and grant-traverse gave nothing there");
+
+	/* The user swaps it for a link to root's file while apply is at
+	 * the directory above (the hook stands in for the race).
+	 */
+	snprintf(swap_dir, sizeof(swap_dir), "%s", x);
+	snprintf(swap_to, sizeof(swap_to), "%s", victim);
+	acl_reset();
+	ret = apply("x/p", &g, 1);
+	CHECK(!swap_dir[0], "the directory was swapped");
+	CHECK(ret < 0, "apply fails: %d", ret);
+	CHECK(!stat(victim, &st) && (st.st_mode & 07777) == 0600,
+	      "the file the link names keeps its mode 0600: %04o", st.st_mode & 07777);
+	CHECK(!path_acl_has(victim, want), "and gets no ACL entry");
+	snprintf(old, sizeof(old), "%s.old", x);
+	unlink(x);
+	rmdir(old);
+
+	/* Root's directory in a directory every user may write. */
+	CHECK(!mkdir(w, 0777) && !chmod(w, 0777) && !mkdir(y, 0700), "%s", y);
+	ret = apply("w/y/p", &g, 1);
+	CHECK(ret == -EACCES && !path_acl_has(y, want),
+	      "root's directory whose parent others may write: nothing given (%d)", ret);
+	rmdir(y);
+	rmdir(w);
+
+	/* Taking back: not in a directory that became a user's. */
+	CHECK(!mkdir(z, 0700), "%s", z);
+	ret = apply("z/p", &g, 1);
+	CHECK(!ret && path_acl_has(z, want), "root's directory: given (%d)", ret);
+	CHECK(!chown(z, NOBODY, 0), "then a user's");
+	ret = apply("z/p", NULL, 0);
+	CHECK(!ret && path_acl_has(z, want), "not taken back there (%d)", ret);
+	CHECK(!chown(z, 0, 0), "root's again");
+	ret = apply("z/p", NULL, 0) ?: apply("x/p", NULL, 0) ?: apply("w/y/p", NULL, 0);
+	CHECK(!ret && !path_acl_has(z, want) && !acl_has(want),
+	      "now taken back (%d)", ret);
+	rmdir(z);
+	unlink(victim);
+	acl_reset();
+}
+
 int main(void)
 {
 	char pins[300];
@@ -348,10 +616,15 @@ int main(void)
 		CHECK(!mkdir(pins, 0711), "%s: %s", pins, strerror(errno));
 	}
 	test_record_first();
+	test_absent_record();
 	test_shared_parent();
 	test_lock();
 	test_old_record();
 	test_audit_extra();
+	test_unsafe_dir();
+	test_stale_readers();
+	test_mask_needed();
+	test_bad_record();
 	ret = check_summary();
 	umount2(top, MNT_DETACH);
 	rmdir(top);

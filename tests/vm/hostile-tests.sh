@@ -195,12 +195,92 @@ test_slow_open() {
 	printf 'set grant-traverse others\n%s\n%s\n' "cache so-a /etc/passwd 0444" \
 		"cache so-b /etc/group 0444" >$t/so.conf
 	start=$SECONDS
-	out=$(FSITER_FAULT='open:2~' timeout 60 "$tool" apply $t/so.conf 2>&1); rc=$?
+	out=$(FSITER_OPEN_TIMEOUT=2 FSITER_FAULT='open:2~' timeout 60 "$tool" apply $t/so.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "apply returns, the entry failed" "$rc" 3
-	check "naming it" has "so.conf:3: path '/etc/group': no answer from its filesystem in time"
+	check "naming it and the bound" has "so.conf:3: path '/etc/group': no answer from its filesystem within 2 s"
 	check "the other entry is pinned" test -e $pins/so-a
 	check "within the bound" test $((SECONDS - start)) -lt 30
+	check "the helper that hung is gone" test -z "$(pgrep -x fsiter-pin-open)"
+}
+
+# gone_within PID MS: wait until process PID is gone, not just its main
+# thread (a thread stuck in the kernel keeps a process), at most MS ms;
+# its time in $gone_ms, counted from $start_ns. True if it is gone.
+gone_within() {
+	while [[ -e /proc/$1 ]] && (( ($(date +%s%N) - start_ns) / 1000000 < $2 )); do
+		sleep 0.1
+	done
+	gone_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+	[[ ! -e /proc/$1 ]]
+}
+
+# The helper processes a hung run left: none may hold anything in bpffs
+# (the pin directory, its lock).
+check_helpers_hold_nothing() {
+	local f held=
+	for f in /proc/[0-9]*/task/*/fd/*; do
+		[[ $(cat "${f%%/task/*}/comm" 2>/dev/null) == fsiter-pin-open &&
+			$(readlink "$f") == /sys/fs/bpf* ]] && held+="$f "
+	done
+	echo "helpers left: $(pgrep -x fsiter-pin-open | wc -l)"
+	check "$1: the helpers left hold nothing in bpffs" test -z "$held"
+}
+
+test_hung_fuse() {
+	echo "== six paths on a FUSE mount that never answers: one bound for all, and the process exits"
+	if ! grep -qw fuse /proc/filesystems; then
+		echo "note: skipped: this kernel has no FUSE (CONFIG_FUSE_FS)"
+		return 0
+	fi
+	local fuse pid i base_ms
+	mkdir -p $t/fuse
+	"$build/tests/unit/fuse-hang" $t/fuse >$t/fuse.out 2>&1 &
+	fuse=$!
+	for i in $(seq 100); do grep -q ready $t/fuse.out && break; sleep 0.1; done
+	check "fuse-hang is up" grep -q ready $t/fuse.out
+	printf 'set grant-traverse others\ncache hf-a /etc/passwd 0444\ncache hf-b /etc/group 0444\n' >$t/hf0.conf
+	start_ns=$(date +%s%N)
+	"$tool" apply $t/hf0.conf >/dev/null 2>&1
+	base_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+	{
+		echo 'set grant-traverse others'
+		echo 'cache hf-a /etc/passwd 0444'
+		for i in 1 2 3 4 5 6; do echo "cache hf-$i $t/fuse/f$i 0444"; done
+		echo 'cache hf-b /etc/group 0444'
+	} >$t/hf.conf
+	echo "an apply without the hung paths takes $base_ms ms"
+	start_ns=$(date +%s%N)
+	FSITER_OPEN_TIMEOUT=3 "$tool" apply $t/hf.conf >$t/hf.out 2>&1 &
+	pid=$!
+	check "apply exits within the bound and its own time" gone_within $pid $((base_ms + 3000 + 5000))
+	echo "apply gone after $gone_ms ms"
+	check_helpers_hold_nothing apply
+	check "and nothing else of it stays" test -z "$(pgrep -x fsiter-pin)"
+	[[ -e /proc/$pid ]] && kill $fuse	# unblock what is stuck, to go on
+	wait $pid; rc=$?
+	out=$(cat $t/hf.out)
+	echo "$out"
+	check_eq "the hung entries failed" "$rc" 3
+	for i in 1 2 3 4 5 6; do
+		check "naming f$i and the bound" has "hf.conf:$((i + 2)): path '$t/fuse/f$i': no answer from its filesystem within 3 s"
+	done
+	check "the others are pinned" test -e $pins/hf-a -a -e $pins/hf-b
+	out=$(FSITER_LOCK_TIMEOUT=2 timeout 60 "$tool" apply $t/hf0.conf 2>&1); rc=$?
+	check_eq "the lock is free: apply again" "$rc" 0
+	start_ns=$(date +%s%N)
+	FSITER_OPEN_TIMEOUT=3 "$tool" watch --timeout 1 $t/hf.conf >$t/hf.out 2>&1 &
+	pid=$!
+	check "watch exits too" gone_within $pid $((base_ms + 3000 + 1000 + 5000))
+	echo "watch gone after $gone_ms ms"
+	check_helpers_hold_nothing watch
+	kill $fuse
+	wait $pid
+	wait $fuse
+	sleep 1
+	check "once the daemon is gone, so are the helpers" test -z "$(pgrep -x fsiter-pin-open)"
+	umount -l $t/fuse 2>/dev/null
+	"$tool" remove --all >/dev/null
 }
 
 test_watch_settle() {

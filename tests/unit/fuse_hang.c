@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuse-hang DIR: a FUSE filesystem on DIR that answers FUSE_INIT and then
+ * reads every request and never answers one, as a hung FUSE daemon does.
+ * A process whose request it read waits for the answer uninterruptibly,
+ * even once killed: the case where no thread can be given up on. It
+ * prints "ready" once mounted and initialised. On SIGTERM or SIGINT it
+ * detaches the mount and exits; its exit aborts the connection, and each
+ * waiter then gets ENOTCONN. Straight on /dev/fuse (<linux/fuse.h>), no
+ * libfuse. Exits 77 where FUSE cannot be mounted (not root, no /dev/fuse,
+ * a kernel without FUSE).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/uio.h>
+#include <linux/fuse.h>
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+/* Answer FUSE_INIT (the request in BUF) with what a 7.31 server says. */
+static int init_reply(int fd, const struct fuse_in_header *in)
+{
+	const struct fuse_init_in *ii = (const void *)(in + 1);
+	struct fuse_out_header out = {
+		.len = sizeof(out) + sizeof(struct fuse_init_out),
+		.unique = in->unique,
+	};
+	struct fuse_init_out io = {
+		.major = FUSE_KERNEL_VERSION,
+		.minor = 31,
+		.max_readahead = ii->max_readahead,
+		.max_write = 4096,
+		.max_background = 16,
+		.congestion_threshold = 12,
+	};
+	struct iovec iov[2] = { { &out, sizeof(out) }, { &io, sizeof(io) } };
+
+	return writev(fd, iov, 2) == (ssize_t)out.len ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	static char buf[1 << 17];	/* FUSE_MIN_READ_BUFFER at least */
+	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
+	unsigned long requests = 0;
+	char opts[128];
+	int fd;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: fuse-hang DIR\n");
+		return 2;
+	}
+	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "fuse-hang: /dev/fuse: %s\n", strerror(errno));
+		return 77;
+	}
+	snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0", fd);
+	if (mount("fuse-hang", argv[1], "fuse", MS_NOSUID | MS_NODEV, opts)) {
+		fprintf(stderr, "fuse-hang: mount %s: %s\n", argv[1], strerror(errno));
+		return errno == EPERM || errno == ENODEV ? 77 : 1;
+	}
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!stop) {
+		ssize_t len = read(fd, buf, sizeof(buf));
+		const struct fuse_in_header *in = (const void *)buf;
+
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len < (ssize_t)sizeof(*in)) {
+			fprintf(stderr, "fuse-hang: read: %s\n", len < 0 ? strerror(errno) : "short");
+			break;
+		}
+		if (in->opcode != FUSE_INIT) {
+			requests++;	/* and never answered */
+			continue;
+		}
+		if (init_reply(fd, in)) {
+			fprintf(stderr, "fuse-hang: FUSE_INIT: %s\n", strerror(errno));
+			break;
+		}
+		printf("ready\n");
+		fflush(stdout);
+	}
+	umount2(argv[1], MNT_DETACH);
+	fprintf(stderr, "fuse-hang: %lu requests left unanswered\n", requests);
+	return 0;
+}
