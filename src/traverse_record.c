@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "lock.h"
 #include "manifest.h"
+#include "policy.h"
 #include "traverse.h"
 
 /* The per-pin-directory record of an older fsiter-pin. */
@@ -136,16 +137,32 @@ static int take_lock(struct traverse *t)
 	return lock_wait(t->lock_fd, path, LOCK_EX);
 }
 
-/* The readers of pin directories that are gone: stale. */
-static void mark_stale(struct traverse *t, bool say)
+/* PIN_DIR and its work directory are both gone (ENOENT): 1, else 0. */
+static int pin_dir_gone(const char *pin_dir)
 {
+	char work[PATH_MAX];
 	struct stat st;
 
+	if (!lstat(pin_dir, &st) || errno != ENOENT)
+		return 0;
+	if (snprintf(work, sizeof(work), "%s%s", pin_dir, POLICY_WORK_SUFFIX) >=
+	    (int)sizeof(work))
+		return 0;
+	return lstat(work, &st) && errno == ENOENT;
+}
+
+/*
+ * The readers of pin directories that are gone: stale. A first apply
+ * records its readers before its pin directory exists (it appears at the
+ * commit's rename), but its work directory exists from the start: only
+ * both gone make a pin directory gone.
+ */
+static void mark_stale(struct traverse *t, bool say)
+{
 	for (size_t i = 0; i < t->nn; i++) {
 		struct traverse_need *nd = &t->need[i];
 
-		if (!strcmp(nd->pin_dir, t->pin_dir) || !lstat(nd->pin_dir, &st) ||
-		    errno != ENOENT)
+		if (!strcmp(nd->pin_dir, t->pin_dir) || !pin_dir_gone(nd->pin_dir))
 			continue;
 		if (say && (!i || strcmp(t->need[i - 1].pin_dir, nd->pin_dir)))
 			info("forgot the readers of %s in grant-traverse's record: that pin directory no longer exists",

@@ -46,6 +46,7 @@
 #include <linux/magic.h>
 #include "fault.h"
 #include "manifest.h"
+#include "policy.h"
 #include "reach.h"
 #include "traverse.h"
 #include "check.h"
@@ -392,7 +393,7 @@ static void test_audit_extra(void)
 static void test_stale_readers(void)
 {
 	struct policy_entry g = entry(0440, 0, GROUP2);
-	char s[300], text[8192], want[64];
+	char s[300], w[320], text[8192], want[64];
 	int ret;
 
 	snprintf(want, sizeof(want), "group:%u:--x", GROUP2);
@@ -418,6 +419,20 @@ static void test_stale_readers(void)
 	ret = apply("a", NULL, 0);
 	CHECK(!ret && !acl_has(want), "so a's apply takes it back (%d)", ret);
 	rmdir(s);
+
+	/* A first apply: its readers are recorded before its pin directory
+	 * exists, but its work directory is there; another apply meanwhile
+	 * must keep them.
+	 */
+	snprintf(w, sizeof(w), "%s/s%s", top, POLICY_WORK_SUFFIX);
+	CHECK(!mkdir(s, 0711), "%s for a first apply", s);
+	ret = apply("s", &g, 1);
+	CHECK(!ret && acl_has(want), "s grants g:%u (%d)", GROUP2, ret);
+	CHECK(!rename(s, w), "s is only its work directory, as in a first apply");
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && acl_has(want), "a's apply keeps what s's first apply needs (%d)", ret);
+	CHECK(strstr(record_text(text, sizeof(text)), s), "and s's readers");
+	rmdir(w);
 	acl_reset();
 }
 
