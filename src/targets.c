@@ -307,7 +307,7 @@ __attribute__((constructor)) static void helper_main(int argc, char **argv)
 	parent = strtol(argv[1], &end, 10);
 	prctl(PR_SET_NAME, TARGET_HELPER_NAME);
 	if (*end || prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent ||
-	    helper_fds(3) || read_requests(&h))
+	    helper_fds(3) || read_requests(&h) || chdir("/"))
 		_exit(1);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -560,6 +560,11 @@ int targets_open(size_t n, const char *const *paths, struct target *const *ts,
 	ret = 0;
 	if (!m)
 		goto out;
+	/* Ignored, SIGCHLD would reap a helper that exits by itself, and
+	 * let_go() could signal a pid reused since; fsiter-pin has no
+	 * handler of its own.
+	 */
+	signal(SIGCHLD, SIG_DFL);
 	left = m;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
 		ret = -errno;
