@@ -107,6 +107,7 @@ static bool in_groups(gid_t gid, const gid_t *gids, int n)
 bool reach_may_search(acl_t acl, const struct stat *st, const struct reader *r)
 {
 	bool have_mask = false, mask_x = true, matched = false, allowed = false;
+	bool owner_x = st->st_mode & S_IXUSR, other_x = st->st_mode & S_IXOTH;
 	gid_t gids[NGROUPS_MAX + 1];
 	int ngids = 0;
 	acl_entry_t ent;
@@ -124,13 +125,22 @@ bool reach_may_search(acl_t acl, const struct stat *st, const struct reader *r)
 		ngids = 1;
 	}
 	for (id = ACL_FIRST_ENTRY; acl_get_entry(acl, id, &ent) == 1; id = ACL_NEXT_ENTRY) {
-		if (!acl_get_tag_type(ent, &tag) && tag == ACL_MASK) {
+		if (acl_get_tag_type(ent, &tag))
+			continue;
+		if (tag == ACL_MASK) {
 			have_mask = true;
 			mask_x = has_perm(ent, ACL_EXECUTE);
 		}
+		/* The ACL's, not ST's: it may be one that grant-traverse
+		 * changed in memory, or would.
+		 */
+		if (tag == ACL_USER_OBJ)
+			owner_x = has_perm(ent, ACL_EXECUTE);
+		if (tag == ACL_OTHER)
+			other_x = has_perm(ent, ACL_EXECUTE);
 	}
 	if (r->kind == READER_USER && r->id == st->st_uid)
-		return st->st_mode & S_IXUSR;
+		return owner_x;
 	for (id = ACL_FIRST_ENTRY; acl_get_entry(acl, id, &ent) == 1; id = ACL_NEXT_ENTRY) {
 		unsigned int *q;
 
@@ -158,7 +168,7 @@ bool reach_may_search(acl_t acl, const struct stat *st, const struct reader *r)
 	}
 	if (matched)
 		return allowed;
-	return st->st_mode & S_IXOTH;
+	return other_x;
 }
 
 static const char *reader_name(const struct reader *r, char *buf, size_t size)

@@ -27,9 +27,10 @@ struct reader {
 };
 
 /*
- * May R search a directory with access ACL ACL and ST's owner and mode?
- * The POSIX.1e access check (acls(5)); a user's groups are
- * getgrouplist()'s.
+ * May R search a directory with access ACL ACL and ST's owner and group?
+ * The POSIX.1e access check (acls(5)); the owner's and others'
+ * permissions are the ACL's entries (ST's mode where it has none), so
+ * ACL may be one changed in memory. A user's groups are getgrouplist()'s.
  */
 bool reach_may_search(acl_t acl, const struct stat *st, const struct reader *r);
 

@@ -49,7 +49,7 @@ static void entry_name(char tag, unsigned int id, char *buf, size_t size)
 static void report(const struct traverse *t, const char *dir, char tag,
 		   unsigned int id, reach_extra_fn fn, void *arg)
 {
-	char who[300], detail[PATH_MAX + 700], fix[PATH_MAX + 320];
+	char who[300], detail[PATH_MAX + 1100], fix[PATH_MAX + 360];
 
 	if (tag == 'o') {
 		snprintf(who, sizeof(who), "every user has search permission (o+x)");
@@ -69,6 +69,8 @@ static void report(const struct traverse *t, const char *dir, char tag,
 static int check_dir(const struct traverse *t, const char *dir, bool topmost,
 		     reach_extra_fn fn, void *arg)
 {
+	struct traverse_rec *cand;
+	size_t ncand = 0;
 	bool mask_x = true;
 	acl_entry_t ent;
 	acl_tag_t tag;
@@ -85,15 +87,19 @@ static int check_dir(const struct traverse *t, const char *dir, bool topmost,
 	for (int e = ACL_FIRST_ENTRY; acl_get_entry(acl, e, &ent) == 1; e = ACL_NEXT_ENTRY)
 		if (!acl_get_tag_type(ent, &tag) && tag == ACL_MASK)
 			mask_x = has_x(ent);
+	/* The candidates first: testing one walks ACL again (its cursor). */
+	cand = calloc(acl_entries(acl) + 1, sizeof(*cand));
+	if (!cand) {
+		acl_free(acl);
+		return -ENOMEM;
+	}
 	for (int e = ACL_FIRST_ENTRY; acl_get_entry(acl, e, &ent) == 1; e = ACL_NEXT_ENTRY) {
-		unsigned int *q, id;
-		char c;
+		unsigned int *q;
 
 		if (acl_get_tag_type(ent, &tag) || !has_x(ent))
 			continue;
 		if (tag == ACL_OTHER && topmost) {
-			if (!traverse_needed(t, dir, 'o', 0, true))
-				report(t, dir, 'o', 0, fn, arg);
+			cand[ncand++] = (struct traverse_rec){ NULL, 'o', 0 };
 			continue;
 		}
 		if ((tag != ACL_USER && tag != ACL_GROUP) || !mask_x)
@@ -101,12 +107,17 @@ static int check_dir(const struct traverse *t, const char *dir, bool topmost,
 		q = acl_get_qualifier(ent);
 		if (!q)
 			continue;
-		id = *q;
+		cand[ncand++] = (struct traverse_rec){ NULL, tag == ACL_USER ? 'u' : 'g', *q };
 		acl_free(q);
-		c = tag == ACL_USER ? 'u' : 'g';
-		if (!traverse_needed(t, dir, c, id, true))
-			report(t, dir, c, id, fn, arg);
 	}
+	/* Not needed by name, nor gotten through by (o+x for a named
+	 * reader, say): the take-back's own test.
+	 */
+	for (size_t i = 0; i < ncand; i++)
+		if (!traverse_needed(t, dir, cand[i].tag, cand[i].id, true) &&
+		    !traverse_relied_on(t, dir, acl, &st, cand[i].tag, cand[i].id))
+			report(t, dir, cand[i].tag, cand[i].id, fn, arg);
+	free(cand);
 	acl_free(acl);
 	return 0;
 }

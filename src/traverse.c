@@ -118,17 +118,48 @@ static bool has_named(acl_t acl)
 /* What take_back() did. */
 enum taken { TOOK_NOTHING, TOOK_X, TOOK_ENTRY, TOOK_MASK, KEPT_MASK, KEPT_UNSAFE };
 
-/* Take REC's x back in its directory: a named entry it leaves with
+/*
+ * Take REC's x back in ACL, in memory: a named entry it leaves with
  * nothing goes; a mask apply created goes once no named entry is left.
- * Says what it did in *DID. 0 or -errno: nothing changed.
+ * Says what it did in *DID. 0 or -errno.
+ */
+static int take_from_acl(acl_t acl, const struct traverse_rec *rec, enum taken *did)
+{
+	bool named = rec->tag == 'u' || rec->tag == 'g';
+	acl_entry_t ent;
+	acl_permset_t ps;
+	int ret = 0;
+
+	*did = TOOK_NOTHING;
+	ent = find_entry(acl, rec->tag == 'c' ? 'm' : rec->tag, rec->id);
+	if (!ent)
+		return 0;	/* gone already */
+	if (rec->tag == 'c' && has_named(acl)) {
+		*did = KEPT_MASK;
+		return 0;
+	}
+	if (rec->tag == 'c') {
+		ret = acl_delete_entry(acl, ent) ? -errno : 0;
+		*did = TOOK_MASK;
+	} else if (has_x(ent)) {
+		ret = set_x(ent, false);
+		*did = TOOK_X;
+	}
+	if (!ret && named && *did == TOOK_X && !acl_get_permset(ent, &ps) &&
+	    acl_get_perm(ps, ACL_READ) != 1 && acl_get_perm(ps, ACL_WRITE) != 1) {
+		ret = acl_delete_entry(acl, ent) ? -errno : 0;
+		*did = TOOK_ENTRY;
+	}
+	return ret;
+}
+
+/* Take REC's x back in its directory (take_from_acl()), and say what it
+ * did in *DID. 0 or -errno: nothing changed.
  */
 static int take_back(const struct traverse_rec *rec, enum taken *did)
 {
-	bool named = rec->tag == 'u' || rec->tag == 'g';
 	struct dir_trust trust;
 	char fd_path[32];
-	acl_entry_t ent;
-	acl_permset_t ps;
 	struct stat st;
 	acl_t acl = NULL;
 	int fd, ret = 0;
@@ -153,28 +184,11 @@ static int take_back(const struct traverse_rec *rec, enum taken *did)
 		ret = -errno;
 		goto out;
 	}
-	ent = find_entry(acl, rec->tag == 'c' ? 'm' : rec->tag, rec->id);
-	if (!ent)
-		goto out;	/* gone already */
-	if (rec->tag == 'c' && has_named(acl)) {
-		*did = KEPT_MASK;
-		goto out;
-	}
-	if (rec->tag == 'c') {
-		ret = acl_delete_entry(acl, ent) ? -errno : 0;
-		*did = TOOK_MASK;
-	} else if (has_x(ent)) {
-		ret = set_x(ent, false);
-		*did = TOOK_X;
-	}
-	if (!ret && named && *did == TOOK_X && !acl_get_permset(ent, &ps) &&
-	    acl_get_perm(ps, ACL_READ) != 1 && acl_get_perm(ps, ACL_WRITE) != 1) {
-		ret = acl_delete_entry(acl, ent) ? -errno : 0;
-		*did = TOOK_ENTRY;
-	}
-	if (!ret && *did != TOOK_NOTHING)
+	ret = take_from_acl(acl, rec, did);
+	if (!ret && *did != TOOK_NOTHING && *did != KEPT_MASK)
 		ret = fault_at("traverse");
-	if (!ret && *did != TOOK_NOTHING && acl_set_file(fd_path, ACL_TYPE_ACCESS, acl))
+	if (!ret && *did != TOOK_NOTHING && *did != KEPT_MASK &&
+	    acl_set_file(fd_path, ACL_TYPE_ACCESS, acl))
 		ret = -errno;
 out:
 	if (acl)
@@ -279,6 +293,76 @@ static bool mask_needed(const struct traverse *t, const bool *drop, const char *
 	return needed;
 }
 
+bool traverse_relied_on(const struct traverse *t, const char *dir, acl_t acl,
+			const struct stat *st, char tag, unsigned int id)
+{
+	struct traverse_rec rec = { (char *)dir, tag, id };
+	enum taken did;
+	acl_t trial;
+	bool cut;
+
+	trial = acl_dup(acl);
+	if (!trial || take_from_acl(trial, &rec, &did)) {
+		if (trial)
+			acl_free(trial);
+		return true;	/* unknown: as if relied on */
+	}
+	cut = traverse_cuts_off(t, dir, acl, trial, st, false);
+	acl_free(trial);
+	return cut;
+}
+
+/*
+ * Keep the records of DIR that DROP would take back and that a reader
+ * gets through by now, whoever that reader is granted by: o+x, the mask
+ * for group:: or for an entry an administrator made. Each is tried on
+ * DIR's ACL in memory, as take_back() would leave it after those taken
+ * so far (named entries and o first, then the mask). A reader of another
+ * pin directory counts for every record: this run cannot give it
+ * anything. This run's own readers count for the mask only: it gives
+ * them the entries they lack, but raising the mask again would take
+ * 'others'.
+ */
+static void keep_relied_on(const struct traverse *t, bool *drop, const char *dir)
+{
+	const struct traverse_need *nd;
+	struct stat st;
+	acl_t sim, trial;
+	enum taken did;
+	char who[32];
+
+	if (stat(dir, &st))
+		return;		/* take_back() finds nothing, or says why */
+	sim = acl_get_file(dir, ACL_TYPE_ACCESS);
+	if (!sim)
+		return;
+	for (int mask = 0; mask < 2; mask++) {
+		for (size_t i = 0; i < t->n; i++) {
+			if (!drop[i] || !!strchr("mc", t->r[i].tag) != mask ||
+			    strcmp(t->r[i].dir, dir))
+				continue;
+			trial = acl_dup(sim);
+			if (!trial || take_from_acl(trial, &t->r[i], &did)) {
+				drop[i] = false;	/* unknown: kept */
+				if (trial)
+					acl_free(trial);
+				continue;
+			}
+			nd = traverse_cuts_off(t, dir, sim, trial, &st, mask);
+			if (!nd) {
+				acl_free(sim);
+				sim = trial;
+				continue;
+			}
+			info_v("%s: %s keeps its search permission: a reader of %s gets through by it",
+			       ESC(dir), rec_name(&t->r[i], who, sizeof(who)), ESC(nd->pin_dir));
+			drop[i] = false;
+			acl_free(trial);
+		}
+	}
+	acl_free(sim);
+}
+
 int traverse_take_back(struct traverse *t, bool dry_run)
 {
 	enum taken did;
@@ -296,6 +380,15 @@ int traverse_take_back(struct traverse *t, bool dry_run)
 	/* A mask, as long as a reader needs a named entry in its directory. */
 	for (size_t i = 0; i < t->n; i++)
 		drop[i] |= strchr("mc", t->r[i].tag) && !mask_needed(t, drop, t->r[i].dir);
+	/* And what a reader gets through by, once per directory. */
+	for (size_t i = 0; i < t->n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= !strcmp(t->r[j].dir, t->r[i].dir);
+		if (!seen)
+			keep_relied_on(t, drop, t->r[i].dir);
+	}
 	/* A record of what is not there (a run killed before it set the
 	 * ACL) goes now, needed or not: else an entry an administrator adds
 	 * later by hand would be taken for grant-traverse's. take_back()

@@ -28,6 +28,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <sys/acl.h>
+#include <sys/stat.h>
 #include "reach.h"
 
 /* What apply changed: x on 'u' or 'g' with an id, on 'o', on 'm' the
@@ -112,6 +113,23 @@ int traverse_set_readers(struct traverse *t, const struct reader *rs, size_t n);
 bool traverse_needed(const struct traverse *t, const char *dir, char tag,
 		     unsigned int id, bool members);
 
+/*
+ * The first reader, of a pin directory whose way crosses DIR, that may
+ * search DIR (owned as ST says) with access ACL BEFORE and not with AFTER;
+ * with OWN, T->pin_dir's readers count too. NULL if there is none.
+ */
+const struct traverse_need *traverse_cuts_off(const struct traverse *t, const char *dir,
+					      acl_t before, acl_t after,
+					      const struct stat *st, bool own);
+/*
+ * Would taking TAG ID's x (as take-back does) from DIR's ACL, owned as ST
+ * says, stop a reader of another pin directory than T->pin_dir? (Its own
+ * readers would get their own entries from its next apply, as take-back
+ * counts them.) Yes if that cannot be worked out.
+ */
+bool traverse_relied_on(const struct traverse *t, const char *dir, acl_t acl,
+			const struct stat *st, char tag, unsigned int id);
+
 /* Would letting R search a directory with ACL take 'others' (R is
  * everyone, or the mask lacks x)?
  */
@@ -131,7 +149,10 @@ int traverse_grant(acl_t *acl, const char *dir, const struct reader *r,
 /*
  * Take x back from each recorded entry that no pin directory needs
  * (traverse_needed(), its own readers as named: this run gives them what
- * they lack): a named entry left with no permission goes. x on the mask
+ * they lack) and that no reader gets through by otherwise (o+x, or the
+ * mask for group::, that another policy's reader relies on:
+ * traverse_cuts_off() on the ACL as it would be): a named entry left with
+ * no permission goes. x on the mask
  * (or the mask it made) is taken back only once no named entry with x in
  * the directory's ACL, whoever made it, is needed by a reader of any pin
  * directory (with the entries of its groups); and the mask it made goes

@@ -430,3 +430,21 @@ bool traverse_needed(const struct traverse *t, const char *dir, char tag,
 	}
 	return false;
 }
+
+const struct traverse_need *traverse_cuts_off(const struct traverse *t, const char *dir,
+					      acl_t before, acl_t after,
+					      const struct stat *st, bool own)
+{
+	for (size_t i = 0; i < t->nn; i++) {
+		const struct traverse_need *nd = &t->need[i];
+		struct reader r = { nd->tag == 'u' ? READER_USER :
+				    nd->tag == 'g' ? READER_GROUP : READER_OTHER, nd->id };
+
+		if (nd->stale || !on_way(dir, nd->pin_dir) ||
+		    (!own && !strcmp(nd->pin_dir, t->pin_dir)))
+			continue;
+		if (reach_may_search(before, st, &r) && !reach_may_search(after, st, &r))
+			return nd;
+	}
+	return NULL;
+}

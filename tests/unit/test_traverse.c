@@ -29,6 +29,9 @@
  *    pins are all removed (traverse_forget());
  *  - x on the mask is kept while a reader needs a named entry relying
  *    on it, grant-traverse's or an administrator's;
+ *  - o+x, or the mask's x, that a reader gets through by (a user of
+ *    another pin directory, a group through group::) is not taken back,
+ *    nor called extra by audit;
  *  - a record that cannot be read whole (bad JSON, an id out of range)
  *    fails apply, which changes nothing.
  * Needs root and bpffs; skipped (77) otherwise.
@@ -486,6 +489,68 @@ static void test_mask_needed(void)
 	acl_reset();
 }
 
+/*
+ * What a reader gets through by, though no record names it for that
+ * reader: o+x that a pin for everyone asked for, a user of another pin
+ * directory relying on it; x on the mask, raised for one group, that
+ * another group relies on through group:: (TOP's owning group). Neither
+ * is taken back while relied on, and audit does not call it extra.
+ */
+static void test_relied_on(void)
+{
+	struct policy_entry o = entry(0444, 0, 0), u = entry(0400, NOBODY, 0);
+	struct policy_entry g = entry(0440, 0, GROUP), g2 = entry(0440, 0, GROUP2);
+	struct policy_entry both[] = { g, g2 };
+	char want[64];
+	int ret;
+
+	if (!getpwuid(NOBODY)) {
+		printf("skip: no user %d\n", NOBODY);
+		return;
+	}
+	snprintf(want, sizeof(want), "user:%u:--x", NOBODY);
+	ret = apply_gt("a", GRANT_TRAVERSE_OTHERS, &o, 1) ?: apply("b", &u, 1);
+	CHECK(!ret && acl_has("other::--x") && !acl_has(want),
+	      "a gives o+x for everyone; b's user gets through by it, adding nothing (%d)", ret);
+	ret = apply_gt("a", GRANT_TRAVERSE_OTHERS, NULL, 0);
+	CHECK(!ret && acl_has("other::--x"), "a drops everyone: o+x stays, b's user relies on it (%d)",
+	      ret);
+	CHECK(audit(NULL, 0) == 0, "and a's audit does not call it extra: %s", extra);
+	ret = apply("b", &u, 1);
+	CHECK(!ret && !acl_has("other::--x") && acl_has(want),
+	      "b's next apply takes o+x back and gives its user an entry (%d)", ret);
+	ret = apply("b", NULL, 0);
+	CHECK(!ret && !acl_has(want), "b drops its user: the entry goes (%d)", ret);
+
+	/* group:: through the mask that 'others' raised for g:GROUP. */
+	CHECK(!chown(top, 0, GROUP2), "TOP's group is %u", GROUP2);
+	CHECK(!acl_set_text("u::rwx,g::--x,g:2100:--x,m::---,o::---"), "masked entries");
+	ret = apply_gt("a", GRANT_TRAVERSE_OTHERS, &g, 1);
+	CHECK(!ret && acl_has("mask::--x"), "a raises the mask for g:%u (%d)", GROUP, ret);
+	ret = apply("b", &g2, 1);
+	CHECK(!ret && changes.given == 0, "b's group gets through by group::, adding nothing (%d)",
+	      ret);
+	ret = apply_gt("a", GRANT_TRAVERSE_OTHERS, NULL, 0);
+	CHECK(!ret && acl_has("mask::--x"), "a drops g:%u: the mask b's group relies on stays (%d)",
+	      GROUP, ret);
+	CHECK(audit(NULL, 0) == 1 && strstr(extra, "g:2100 has search permission"),
+	      "audit names g:%u, which nobody needs, not the mask: %s", GROUP, extra);
+	ret = apply("b", NULL, 0);
+	CHECK(!ret && acl_has("mask::---"), "b drops its group: the mask's x goes (%d)", ret);
+
+	/* The same within one pin directory, whose next apply says 'yes'. */
+	CHECK(!acl_set_text("u::rwx,g::--x,g:2100:--x,m::---,o::---"), "masked entries again");
+	ret = apply_gt("a", GRANT_TRAVERSE_OTHERS, both, 2);
+	CHECK(!ret && acl_has("mask::--x"), "a raises the mask for both groups (%d)", ret);
+	ret = apply("a", &g2, 1);
+	CHECK(!ret && acl_has("mask::--x"),
+	      "a keeps g:%u only, with 'yes': the mask it relies on stays (%d)", GROUP2, ret);
+	ret = apply("a", NULL, 0);
+	CHECK(!ret && acl_has("mask::---"), "a drops it: the mask's x goes (%d)", ret);
+	CHECK(!chown(top, 0, 0), "TOP's group is root's again");
+	acl_reset();
+}
+
 /* Write TEXT as the record. */
 static void record_write(const char *text)
 {
@@ -639,6 +704,7 @@ int main(void)
 	test_unsafe_dir();
 	test_stale_readers();
 	test_mask_needed();
+	test_relied_on();
 	test_bad_record();
 	ret = check_summary();
 	umount2(top, MNT_DETACH);
