@@ -345,33 +345,23 @@ static pid_t spawn_helper(int sock)
 	return ret ?: pid;
 }
 
-/* Send the M paths PATHS (HANG: make that one hang), by DEADLINE (ms),
- * and shut writing. 0 or -errno.
+/* Send the paths from *K on (HANG: make that one hang) while the socket
+ * takes them, and shut writing after the last. 0 or -errno.
  */
 static int send_requests(int sock, const char *const *paths, const bool *hang,
-			 size_t m, long deadline)
+			 size_t m, size_t *k)
 {
-	struct pollfd p = { .fd = sock, .events = POLLOUT };
-
-	for (size_t k = 0; k < m;) {
-		struct open_request rq = { .k = k, .hang = hang[k] };
+	while (*k < m) {
+		struct open_request rq = { .k = *k, .hang = hang[*k] };
 		struct iovec iov[2] = {
 			{ &rq, sizeof(rq) },
-			{ (void *)paths[k], strlen(paths[k]) },
+			{ (void *)paths[*k], strlen(paths[*k]) },
 		};
 		struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
-		long wait;
 
-		if (sendmsg(sock, &msg, MSG_NOSIGNAL | MSG_DONTWAIT) >= 0) {
-			k++;
-			continue;
-		}
-		if (errno != EAGAIN && errno != EINTR)
-			return -errno;
-		wait = deadline - now_ms();
-		if (wait <= 0)
-			return -ETIMEDOUT;
-		poll(&p, 1, wait > INT_MAX ? INT_MAX : (int)wait);
+		if (sendmsg(sock, &msg, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+		(*k)++;
 	}
 	return shutdown(sock, SHUT_WR) ? -errno : 0;
 }
@@ -476,17 +466,23 @@ unsigned int targets_open_timeout(void)
 }
 
 /*
- * Wait for the helper's replies on SOCK until DEADLINE (ms): each fills
- * the target of its path. The Kth path is TODO[K]'s; GOT[K] says it was
- * answered, *LEFT how many were not. 0, or -ECHILD if the helper went
- * away first.
+ * Send the helper the M paths PATHS and take its replies on SOCK, both
+ * at once (replies it cannot send would stop it reading): each fills the
+ * target of its path. The Kth path is TODO[K]'s; GOT[K] says it was
+ * answered, *LEFT how many were not. The wait ends when no reply has come
+ * for the open timeout: a hung path costs that once, whatever the number
+ * of paths, and a long list that keeps answering is not cut short. 0, or
+ * -ECHILD if the helper went away first.
  */
-static int collect(int sock, long deadline, const size_t *todo, size_t n,
-		   struct target *const *ts, int *rets, bool *got, size_t *left)
+static int exchange(int sock, const char *const *paths, const bool *hang, size_t m,
+		    const size_t *todo, struct target *const *ts, int *rets,
+		    bool *got, size_t *left)
 {
-	struct pollfd p = { .fd = sock, .events = POLLIN };
+	long idle = targets_open_timeout() * 1000L, deadline = now_ms() + idle;
+	struct pollfd p = { .fd = sock };
 	struct open_reply r;
 	struct target *t;
+	size_t sent = 0;
 	int ret, fd;
 
 	while (*left) {
@@ -494,23 +490,29 @@ static int collect(int sock, long deadline, const size_t *todo, size_t n,
 
 		if (wait <= 0)
 			return 0;
+		p.events = POLLIN | (sent < m ? POLLOUT : 0);
 		ret = poll(&p, 1, wait > INT_MAX ? INT_MAX : (int)wait);
 		if (ret < 0 && errno != EINTR)
 			return -ECHILD;
 		if (ret <= 0)
+			continue;
+		if ((p.revents & POLLOUT) && send_requests(sock, paths, hang, m, &sent))
+			sent = m;	/* a helper gone shows in the replies */
+		if (!(p.revents & (POLLIN | POLLHUP | POLLERR)))
 			continue;
 		ret = recv_reply(sock, &r, &fd);
 		if (ret == -EAGAIN || ret == -EINTR || ret == -EPROTO)
 			continue;
 		if (ret <= 0)
 			return -ECHILD;
-		if (r.k >= n || got[r.k]) {
+		if (r.k >= m || got[r.k]) {
 			if (fd >= 0)
 				close(fd);
 			continue;
 		}
 		got[r.k] = true;
 		(*left)--;
+		deadline = now_ms() + idle;
 		t = ts[todo[r.k]];
 		rets[todo[r.k]] = r.ret;
 		if (r.ret)
@@ -534,10 +536,8 @@ int targets_open(size_t n, const char *const *paths, struct target *const *ts,
 	size_t *todo = NULL, m = 0, left;
 	bool *hang = NULL, *got = NULL;
 	int sv[2] = { -1, -1 }, ret = -ENOMEM;
-	long deadline;
 	pid_t pid;
 
-	deadline = now_ms() + targets_open_timeout() * 1000L;
 	reap_helpers();
 	todo = calloc(n ?: 1, sizeof(*todo));
 	hpaths = calloc(n ?: 1, sizeof(*hpaths));
@@ -577,9 +577,7 @@ int targets_open(size_t n, const char *const *paths, struct target *const *ts,
 	}
 	close(sv[1]);
 	sv[1] = -1;
-	/* A helper that died early or is slow shows in collect(). */
-	send_requests(sv[0], hpaths, hang, m, deadline);
-	ret = collect(sv[0], deadline, todo, m, ts, rets, got, &left);
+	ret = exchange(sv[0], hpaths, hang, m, todo, ts, rets, got, &left);
 	let_go(pid);		/* then the socket: see helper_main() */
 	close(sv[0]);
 	sv[0] = -1;
@@ -637,7 +635,7 @@ const char *target_strerror(int err)
 		return "a component is not a directory";
 	case -ETIMEDOUT:
 		snprintf(timed_out, sizeof(timed_out),
-			 "no answer from its filesystem within %u s, the time all the paths get together (a dead NFS server? a FUSE daemon that does not answer?)",
+			 "no answer from its filesystem, and none from any other path for %u s (a dead NFS server? a FUSE daemon that does not answer?)",
 			 open_timeout_s);
 		return timed_out;
 	case -ECHILD:

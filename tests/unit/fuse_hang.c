@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuse-hang DIR: a FUSE filesystem on DIR that answers FUSE_INIT and then
- * reads every request and never answers one, as a hung FUSE daemon does.
+ * fuse-hang [--slow MS] DIR: a FUSE filesystem on DIR that answers
+ * FUSE_INIT and then reads every request and never answers one, as a hung
+ * FUSE daemon does; with --slow, answers each, one at a time, after MS
+ * milliseconds, with ENOENT (a slow server that does answer).
  * A process whose request it read waits for the answer uninterruptibly,
  * even once killed: the case where no thread can be given up on. It
  * prints "ready" once mounted and initialised. On SIGTERM or SIGINT it
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/mount.h>
 #include <sys/uio.h>
 #include <linux/fuse.h>
@@ -49,16 +52,34 @@ static int init_reply(int fd, const struct fuse_in_header *in)
 	return writev(fd, iov, 2) == (ssize_t)out.len ? 0 : -1;
 }
 
+/* Answer IN with ENOENT, after SLOW_MS. */
+static int slow_reply(int fd, const struct fuse_in_header *in, long slow_ms)
+{
+	struct timespec ts = { slow_ms / 1000, (slow_ms % 1000) * 1000000L };
+	struct fuse_out_header out = {
+		.len = sizeof(out), .error = -ENOENT, .unique = in->unique,
+	};
+
+	nanosleep(&ts, NULL);
+	return write(fd, &out, sizeof(out)) == sizeof(out) ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[1 << 17];	/* FUSE_MIN_READ_BUFFER at least */
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART */
 	unsigned long requests = 0;
+	long slow_ms = 0;
 	char opts[128];
 	int fd;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: fuse-hang DIR\n");
+	if (argc == 4 && !strcmp(argv[1], "--slow")) {
+		slow_ms = atol(argv[2]);
+		argv += 2;
+		argc -= 2;
+	}
+	if (argc != 2 || slow_ms < 0) {
+		fprintf(stderr, "usage: fuse-hang [--slow MS] DIR\n");
 		return 2;
 	}
 	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
@@ -82,6 +103,13 @@ int main(int argc, char **argv)
 		if (len < (ssize_t)sizeof(*in)) {
 			fprintf(stderr, "fuse-hang: read: %s\n", len < 0 ? strerror(errno) : "short");
 			break;
+		}
+		if (in->opcode == FUSE_FORGET || in->opcode == FUSE_BATCH_FORGET)
+			continue;	/* never answered, by any server */
+		if (in->opcode != FUSE_INIT && slow_ms) {
+			if (slow_reply(fd, in, slow_ms) && errno != ENOENT)
+				fprintf(stderr, "fuse-hang: reply: %s\n", strerror(errno));
+			continue;
 		}
 		if (in->opcode != FUSE_INIT) {
 			requests++;	/* and never answered */

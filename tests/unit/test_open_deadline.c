@@ -7,8 +7,10 @@
  * would); the test checks that the good ones open, the hung ones fail
  * with -ETIMEDOUT and a message naming the bound, that each run takes the
  * bound and little more, that the child has no thread left and EXITS
- * promptly, and that the helper it leaves behind (this test is its
- * subreaper) holds no fd but its socket, and ends once the daemon goes.
+ * promptly, that a run of 5000 good paths opens them all, that paths on
+ * a server that answers slowly (fuse-hang --slow) all get their answer,
+ * though they take longer in all than the bound, and that
+ * the helper it leaves behind (this test is its subreaper) holds no fd but its socket, and ends once the daemon goes.
  * Needs root and /dev/fuse, in a mount namespace of its own; skipped (77)
  * otherwise.
  */
@@ -18,6 +20,7 @@
 #include <ftw.h>
 #include <poll.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +38,9 @@
 #define SLACK_MS	1500	/* fork, exec, a loaded two-core machine */
 #define RUNS		2
 #define NR_HUNG		6
+#define NR_SLOW		24	/* paths on a server that answers slowly */
+#define SLOW_MS		150	/* each; 24 take 3.6 s, more than BOUND_S */
+#define MANY		5000	/* paths in one run, all good */
 
 static char base[] = "/tmp/fsiter-test-hung.XXXXXX";
 
@@ -61,6 +67,39 @@ static int nr_threads(const char *dir)
 	return n;
 }
 
+/*
+ * MANY good paths, more than the socket holds requests or replies: the
+ * replies must be read while the requests go out, or the helper stops
+ * and every path left fails at the bound.
+ */
+static void many(void)
+{
+	static const char *paths[MANY];
+	static struct target t[MANY], *ts[MANY];
+	static int rets[MANY];
+	struct rlimit rl = { MANY + 64, MANY + 64 };
+	char path[300];
+	size_t ok = 0;
+	long start;
+
+	snprintf(path, sizeof(path), "%s/g1", base);
+	for (size_t i = 0; i < MANY; i++) {
+		paths[i] = path;
+		ts[i] = &t[i];
+	}
+	CHECK(!setrlimit(RLIMIT_NOFILE, &rl), "RLIMIT_NOFILE %d: %s", MANY + 64, strerror(errno));
+	start = now_ms();
+	CHECK(!targets_open(MANY, paths, ts, rets), "targets_open of %d paths", MANY);
+	for (size_t i = 0; i < MANY; i++) {
+		ok += !rets[i];
+		if (!rets[i])
+			target_close(&t[i]);
+	}
+	CHECK(ok == MANY, "%d paths: %zu opened (%s)", MANY, ok,
+	      ok == MANY ? "" : target_strerror(rets[MANY - 1]));
+	printf("%d paths: %ld ms\n", MANY, now_ms() - start);
+}
+
 /* The child: RUNS runs of targets_open() over good and hung paths. */
 static int opener(void)
 {
@@ -81,6 +120,7 @@ static int opener(void)
 	pins = open(names[0], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	CHECK(pins >= 0, "open %s", names[0]);
 
+	many();		/* first: the next run reaps its helper */
 	/* g1, h1, h2, g2, h3, h4, h5, h6, g3: good ones after hung ones. */
 	for (int i = 0, g = 0, h = 0; i < NR_HUNG + 3; i++) {
 		if (i == 0 || i == 3 || i == NR_HUNG + 2)
@@ -112,7 +152,7 @@ static int opener(void)
 			if (!rets[i])
 				target_close(&t[i]);
 		}
-		CHECK(strstr(target_strerror(-ETIMEDOUT), "within 2 s"),
+		CHECK(strstr(target_strerror(-ETIMEDOUT), "for 2 s"),
 		      "the message names the bound: %s", target_strerror(-ETIMEDOUT));
 		CHECK(took >= BOUND_S * 1000 - 50 && took <= BOUND_S * 1000 + SLACK_MS,
 		      "run %d: one bound of %d s for all the paths: took %ld ms", run,
@@ -127,21 +167,27 @@ static int opener(void)
 	return check_summary();
 }
 
-/* Start fuse-hang on BASE/mnt; its pid once it says "ready", or -1. */
-static pid_t start_daemon(const char *bin, int *skip)
+/* Start fuse-hang on BASE/DIR (with SLOW, "--slow" and that many ms);
+ * its pid once it says "ready", or -1.
+ */
+static pid_t start_daemon(const char *bin, const char *dir, const char *slow, int *skip)
 {
 	char mnt[300], line[16] = "";
 	int p[2];
 	pid_t pid;
 	struct pollfd pf;
 
-	snprintf(mnt, sizeof(mnt), "%s/mnt", base);
+	snprintf(mnt, sizeof(mnt), "%s/%s", base, dir);
+	mkdir(mnt, 0755);
 	if (pipe(p))
 		return -1;
 	pid = fork();
 	if (!pid) {
 		dup2(p[1], 1);
-		execl(bin, bin, mnt, (char *)NULL);
+		if (slow)
+			execl(bin, bin, "--slow", slow, mnt, (char *)NULL);
+		else
+			execl(bin, bin, mnt, (char *)NULL);
 		_exit(127);
 	}
 	close(p[1]);
@@ -286,6 +332,47 @@ static bool reap_within(pid_t pid, long ms, int *status)
 	return false;
 }
 
+/*
+ * A server that answers each request, one at a time, after SLOW_MS: the
+ * NR_SLOW paths on it take longer in all than the bound, but none waits
+ * the bound for an answer, so each gets its answer (ENOENT), none
+ * -ETIMEDOUT: the bound is for a filesystem that does not answer, not
+ * for a long list on a slow machine.
+ */
+static void slow(const char *bin)
+{
+	const char *paths[NR_SLOW];
+	struct target t[NR_SLOW], *ts[NR_SLOW];
+	char names[NR_SLOW][300], ms[16], dir[300];
+	int rets[NR_SLOW], status, skip = 0, answered = 0;
+	long start, took;
+	pid_t daemon;
+
+	snprintf(ms, sizeof(ms), "%d", SLOW_MS);
+	daemon = start_daemon(bin, "slow", ms, &skip);
+	CHECK(daemon > 0, "fuse-hang --slow %s did not start", ms);
+	if (daemon < 0)
+		return;
+	for (int i = 0; i < NR_SLOW; i++) {
+		snprintf(names[i], sizeof(names[i]), "%s/slow/s%d", base, i);
+		paths[i] = names[i];
+		ts[i] = &t[i];
+	}
+	start = now_ms();
+	CHECK(!targets_open(NR_SLOW, paths, ts, rets), "targets_open on the slow server");
+	took = now_ms() - start;
+	for (int i = 0; i < NR_SLOW; i++)
+		answered += rets[i] == -ENOENT;
+	CHECK(answered == NR_SLOW, "%d paths, %d answered: %s", NR_SLOW, answered,
+	      target_strerror(rets[NR_SLOW - 1]));
+	CHECK(took > BOUND_S * 1000, "longer than the bound in all: %ld ms", took);
+	printf("%d paths on a server answering every %d ms: %ld ms\n", NR_SLOW, SLOW_MS, took);
+	kill(daemon, SIGTERM);
+	CHECK(reap_within(daemon, 10000, &status), "fuse-hang --slow did not stop");
+	snprintf(dir, sizeof(dir), "%s/slow", base);
+	umount2(dir, MNT_DETACH);
+}
+
 int main(int argc, char **argv)
 {
 	pid_t daemon, child, helpers[RUNS + 1];
@@ -314,11 +401,9 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/%s", base, f);
 		close(open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644));
 	}
-	snprintf(path, sizeof(path), "%s/mnt", base);
-	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/pins", base);
 	mkdir(path, 0700);
-	daemon = start_daemon(argv[1], &skip);
+	daemon = start_daemon(argv[1], "mnt", NULL, &skip);
 	if (daemon < 0) {
 		nftw(base, rm, 16, FTW_DEPTH | FTW_PHYS);
 		if (skip) {
@@ -368,6 +453,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nh; i++)
 		CHECK(reap_within(helpers[i], 10000, &status),
 		      "helper %d still there once its filesystem is gone", helpers[i]);
+	slow(argv[1]);
 	nftw(base, rm, 16, FTW_DEPTH | FTW_PHYS);
 	return check_summary();
 }
