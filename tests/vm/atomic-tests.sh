@@ -307,7 +307,11 @@ test_revoke_owner() {
 	check_eq "the owner's fd re-opens" "$(probe ow-rm)" read
 	"$tool" remove ow >/dev/null
 	check_eq "after remove, chmod through the fd: refused" "$(probe ow-rm chmod)" "Operation not permitted"
-	check_eq "after remove, setfacl through the fd: refused" "$(probe ow-rm setfacl)" "Operation not permitted"
+	# EPERM (not the owner) as a rule; one CI run on 6.12 saw EACCES.
+	# Either is a refusal, and the re-open below shows nothing came back.
+	out=$(probe ow-rm setfacl)
+	check "after remove, setfacl through the fd: refused ($out)" \
+		grep -qxE "Operation not permitted|Permission denied" <<<"$out"
 	check_eq "after remove, re-open: refused" "$(probe ow-rm)" "Permission denied"
 	unhold ow-rm
 	"$tool" apply $t/o1.conf >/dev/null
