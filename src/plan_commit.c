@@ -215,13 +215,18 @@ int plan_commit(struct plan *pl)
 }
 
 /*
- * Name each failed entry, after the changes, and the objects that are
- * not ours and were kept; PLAN_PARTIAL if any.
+ * Name each failed entry, after the changes, the objects that are not
+ * ours and were kept, and a grant-traverse stopped by a bad record;
+ * PLAN_PARTIAL if any.
  */
 static int report_failed(const struct plan *pl, bool dry_run)
 {
 	size_t n = plan_failed(pl);
+	bool partial = pl->nr_kept || pl->traverse.bad_record;
 
+	if (pl->traverse.bad_record)
+		err("%s: grant-traverse gave and took back nothing: its record is not valid (said above)",
+		    pl->policy_path);
 	if (pl->nr_kept)
 		err("%s: %zu object%s in %s that %s not fsiter-pin's %s kept as %s (--force removes them)",
 		    pl->policy_path, pl->nr_kept, pl->nr_kept == 1 ? "" : "s",
@@ -229,7 +234,7 @@ static int report_failed(const struct plan *pl, bool dry_run)
 		    dry_run ? "would be" : pl->nr_kept == 1 ? "was" : "were",
 		    pl->nr_kept == 1 ? "it is" : "they are");
 	if (!n)
-		return pl->nr_kept ? PLAN_PARTIAL : 0;
+		return partial ? PLAN_PARTIAL : 0;
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		const struct plan_item *it = &pl->items[i];
 

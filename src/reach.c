@@ -449,6 +449,7 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 	struct reach_ctx c = { gt, dry_run, { .lock_fd = -1 }, report ?: print_block,
 			       arg, false };
 	struct readers rs = { 0 };
+	bool bad_record = false;
 	int ret, r;
 
 	ret = collect(entries, n, &rs);
@@ -457,9 +458,17 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 	 */
 	if (!ret && !report)
 		ret = traverse_load(&c.rec, pin_dir, !dry_run);
-	if (!ret && !report)
+	/* Fail closed, but alone: the entries whose readers it would have
+	 * let through fail (unreachable), every other change goes on.
+	 */
+	if (ret == -EBADMSG) {
+		bad_record = true;
+		c.gt = GRANT_TRAVERSE_NO;
+		ret = 0;
+	}
+	if (!ret && !report && !bad_record)
 		ret = traverse_set_readers(&c.rec, rs.r, rs.n);
-	if (!ret && !report)
+	if (!ret && !report && !bad_record)
 		ret = traverse_take_back(&c.rec, dry_run);
 	if (!ret && rs.n)
 		ret = check_dirs(&c, &rs, pin_dir);
@@ -472,9 +481,9 @@ int reach_check(const struct policy_entry *const *entries, size_t n,
 	if (!ret && c.blocked)
 		ret = -EACCES;
 	/* Recorded even after a failure: what was added stays known. */
-	r = !report && !dry_run ? traverse_save(&c.rec) : 0;
+	r = !report && !dry_run && !bad_record ? traverse_save(&c.rec) : 0;
 	if (changes)
-		*changes = (struct reach_changes){ c.rec.given, c.rec.taken };
+		*changes = (struct reach_changes){ c.rec.given, c.rec.taken, bad_record };
 	traverse_free(&c.rec);
 	free(rs.r);
 	return ret ?: r;

@@ -53,6 +53,7 @@ typedef void (*reach_report_fn)(const struct reach_block *b, void *arg);
 struct reach_changes {
 	size_t given;	/* search permissions grant-traverse gave */
 	size_t taken;	/* and those it took back */
+	bool bad_record;	/* its record is unreadable: it did nothing */
 };
 
 /*
@@ -66,7 +67,10 @@ struct reach_changes {
  * What it changed goes to *CHANGES (if not NULL), whatever it returns.
  * If STOPPED is not NULL, STOPPED[I] says whether a reader that
  * ENTRIES[I] grants is stopped. 0, -EACCES if anyone is stopped, or
- * -errno.
+ * -errno. A record of grant-traverse that cannot be read whole (said,
+ * and CHANGES->bad_record set) stops grant-traverse alone: nothing is
+ * given or taken back, the record is left as it is, and the readers are
+ * checked as they are.
  */
 int reach_check(const struct policy_entry *const *entries, size_t n,
 		enum grant_traverse gt, const char *pin_dir, bool dry_run,

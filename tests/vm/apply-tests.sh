@@ -480,5 +480,38 @@ test_says_traverse() {
 	"$tool" remove --all >/dev/null
 }
 
+test_bad_record() {
+	echo "== a grant-traverse record that is not valid stops grant-traverse alone"
+	local rec=/run/fsiter-pin/.grant-traverse.json
+	"$tool" remove --all >/dev/null 2>&1
+	rm -f $rec
+	printf '%s\n' "set grant-traverse yes" "cache br-a /etc/passwd 0400 root root u:fsb:r" \
+		"cache br-b /etc/group 0400" >$t/br1.conf
+	out=$("$tool" apply $t/br1.conf 2>&1); rc=$?
+	check_eq "applied, u:fsb:x given" "$rc:$(acl_of user:fsb:)" "0:--x"
+	cp $rec $t/br.saved
+	echo '{ "added": [' >$rec
+	# br-a dropped: a revocation; br-c's reader would need grant-traverse
+	printf '%s\n' "set grant-traverse yes" "cache br-b /etc/group 0400" \
+		"cache br-c /etc/hosts 0400 root root u:fsa:r" >$t/br2.conf
+	out=$("$tool" apply $t/br2.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "apply: exit 3, not 1" "$rc" 3
+	check "naming the record" has "^fsiter-pin: $rec: not a valid record of grant-traverse"
+	check "and what it stopped" has "grant-traverse gave and took back nothing: its record is not valid"
+	check "br-a is revoked all the same" test ! -e $pins/br-a
+	check "br-c is pinned" test -e $pins/br-c
+	check "and fails: fsa cannot reach it" has "'br-c' failed: pinned, but a reader it grants cannot reach it"
+	check_eq "nothing given to fsa" "$(acl_of user:fsa:)" ""
+	check_eq "nor taken back from fsb" "$(acl_of user:fsb:)" --x
+	check_eq "the record is left as it is" "$(cat $rec)" '{ "added": ['
+	cp $t/br.saved $rec
+	out=$("$tool" apply $t/br2.conf 2>&1); rc=$?
+	check_eq "repaired: the next apply" "$rc" 0
+	check_eq "gives fsa" "$(acl_of user:fsa:)" --x
+	check_eq "and takes back fsb's" "$(acl_of user:fsb:)" ""
+	"$tool" remove --all >/dev/null
+}
+
 run_tests
 finish
