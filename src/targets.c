@@ -415,33 +415,69 @@ static int recv_reply(int sock, struct open_reply *r, int *fd)
  * Helpers killed but not reaped yet: one stuck in the kernel (a FUSE
  * request its server read and never answers) cannot be until it wakes.
  * Reaped without waiting, at the next run (watch) or by init once this
- * process exits.
+ * process exits. Each keeps the paths it had no answer for: while it is
+ * stuck, a later run does not ask for them again, so that a path that
+ * keeps hanging under watch leaves one stuck helper, not one a run.
  */
-static pid_t *unreaped;
+struct stuck_helper {
+	pid_t pid;
+	char **paths;
+	size_t n;
+};
+static struct stuck_helper *unreaped;
 static size_t nr_unreaped;
+
+static void stuck_free(struct stuck_helper *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->paths[i]);
+	free(s->paths);
+}
 
 static void reap_helpers(void)
 {
 	size_t j = 0;
 
-	for (size_t i = 0; i < nr_unreaped; i++)
-		if (!waitpid(unreaped[i], NULL, WNOHANG))
+	for (size_t i = 0; i < nr_unreaped; i++) {
+		if (!waitpid(unreaped[i].pid, NULL, WNOHANG))
 			unreaped[j++] = unreaped[i];
+		else
+			stuck_free(&unreaped[i]);
+	}
 	nr_unreaped = j;
 }
 
-static void let_go(pid_t pid)
+/* Is a helper still stuck on PATH? */
+static bool still_stuck(const char *path)
 {
-	pid_t *u;
+	for (size_t i = 0; i < nr_unreaped; i++)
+		for (size_t k = 0; k < unreaped[i].n; k++)
+			if (!strcmp(unreaped[i].paths[k], path))
+				return true;
+	return false;
+}
+
+/* Kill helper PID, and keep it with the M PATHS it had no answer for
+ * (GOT[K] false) if it cannot be reaped yet.
+ */
+static void let_go(pid_t pid, const char *const *paths, const bool *got, size_t m)
+{
+	struct stuck_helper *u, s = { pid };
 
 	kill(pid, SIGKILL);	/* our child, not reaped: the pid is its */
 	if (waitpid(pid, NULL, WNOHANG))
 		return;
+	s.paths = calloc(m + 1, sizeof(*s.paths));
+	for (size_t k = 0; s.paths && k < m; k++)
+		if (!got[k] && (s.paths[s.n] = strdup(paths[k])))
+			s.n++;
 	u = realloc(unreaped, (nr_unreaped + 1) * sizeof(*u));
-	if (!u)
+	if (!u) {
+		stuck_free(&s);
 		return;		/* a zombie until we exit */
+	}
 	unreaped = u;
-	unreaped[nr_unreaped++] = pid;
+	unreaped[nr_unreaped++] = s;
 }
 
 static unsigned int open_timeout_s = TARGET_OPEN_TIMEOUT_S;
@@ -553,6 +589,10 @@ int targets_open(size_t n, const char *const *paths, struct target *const *ts,
 		rets[i] = f < 0 ? f : -ETIMEDOUT;	/* unless answered */
 		if (f < 0)
 			continue;
+		if (still_stuck(paths[i])) {
+			rets[i] = -EINPROGRESS;
+			continue;
+		}
 		hang[m] = f > 0;
 		hpaths[m] = paths[i];
 		todo[m++] = i;
@@ -578,7 +618,7 @@ int targets_open(size_t n, const char *const *paths, struct target *const *ts,
 	close(sv[1]);
 	sv[1] = -1;
 	ret = exchange(sv[0], hpaths, hang, m, todo, ts, rets, got, &left);
-	let_go(pid);		/* then the socket: see helper_main() */
+	let_go(pid, hpaths, got, m);	/* then the socket: see helper_main() */
 	close(sv[0]);
 	sv[0] = -1;
 	if (ret) {
@@ -638,6 +678,8 @@ const char *target_strerror(int err)
 			 "no answer from its filesystem, and none from any other path for %u s (a dead NFS server? a FUSE daemon that does not answer?)",
 			 open_timeout_s);
 		return timed_out;
+	case -EINPROGRESS:
+		return "no answer from its filesystem yet: the lookup an earlier run started is still waiting for it (a dead NFS server? a FUSE daemon that does not answer?)";
 	case -ECHILD:
 		return "the process that opens the paths stopped before it";
 	default:

@@ -53,10 +53,12 @@ struct target {
  * even be killed), so a helper process makes them (this program again,
  * from /proc/self/exe, as TARGET_HELPER_NAME: a constructor in targets.c
  * runs it), up to TARGET_OPEN_THREADS at once, and passes each fd back
- * over a socket (SCM_RIGHTS). The caller waits targets_open_timeout() seconds from the
- * call, in all; then each path not answered fails with -ETIMEDOUT, the
- * helper is killed and left behind without waiting for it (reaped at the
- * next call, or by init). This process gets no thread, and the helper
+ * over a socket (SCM_RIGHTS). The caller waits until no path has answered
+ * for targets_open_timeout() seconds; then each path not answered fails
+ * with -ETIMEDOUT, the helper is killed and left behind without waiting
+ * for it (reaped at the next call, or by init). While it is not reaped,
+ * a later call does not ask for the paths it had no answer for again:
+ * they fail at once with -EINPROGRESS. This process gets no thread, and the helper
  * keeps no fd of it but its socket. The FSITER_FAULT point "open" is
  * passed here, once per path in order. 0, or -ENOMEM (nothing opened).
  */
