@@ -51,7 +51,7 @@ struct target {
  * The lookups may still block (a hard NFS mount whose server is gone, a
  * FUSE daemon that read a request and never answers: that wait cannot
  * even be killed), so a helper process makes them (this program again,
- * from /proc/self/exe, as TARGET_HELPER_NAME: a constructor in targets.c
+ * from /proc/self/exe, as TARGET_HELPER_NAME: a constructor in open_helper.c
  * runs it), up to TARGET_OPEN_THREADS at once, and passes each fd back
  * over a socket (SCM_RIGHTS). The caller waits until no path has answered
  * for targets_open_timeout() seconds; then each path not answered fails
