@@ -41,6 +41,7 @@ static int check_path(const struct policy_entry *e, int ret, struct target *t)
 
 /* The paths of P's resolved entries, opened as apply opens them: all at
  * once, within one bound (targets_open()), so hung paths do not add up.
+ * (Slow ones do, up to TARGET_OPEN_TOTAL_TIMES the bound.)
  */
 static int check_paths(const struct policy *p, size_t *nr_failing)
 {

@@ -217,7 +217,10 @@ unsigned int targets_open_timeout(void)
  * target of its path. The Kth path is TODO[K]'s; GOT[K] says it was
  * answered, *LEFT how many were not. The wait ends when no reply has come
  * for the open timeout: a hung path costs that once, whatever the number
- * of paths, and a long list that keeps answering is not cut short. 0, or
+ * of paths, and a long list that keeps answering is not cut short; or at
+ * TARGET_OPEN_TOTAL_TIMES the timeout in all, so that a server answering
+ * each path just in time cannot hold a revocation past the unit's
+ * timeout. 0, or
  * -ECHILD if the helper went away first.
  */
 static int exchange(int sock, const char *const *paths, const bool *hang, size_t m,
@@ -225,6 +228,7 @@ static int exchange(int sock, const char *const *paths, const bool *hang, size_t
 		    bool *got, size_t *left)
 {
 	long idle = targets_open_timeout() * 1000L, deadline = now_ms() + idle;
+	long ceiling = now_ms() + TARGET_OPEN_TOTAL_TIMES * idle;
 	struct pollfd p = { .fd = sock };
 	struct open_reply r;
 	struct target *t;
@@ -232,7 +236,7 @@ static int exchange(int sock, const char *const *paths, const bool *hang, size_t
 	int ret, fd;
 
 	while (*left) {
-		long wait = deadline - now_ms();
+		long wait = (deadline < ceiling ? deadline : ceiling) - now_ms();
 
 		if (wait <= 0)
 			return 0;
@@ -385,8 +389,8 @@ const char *target_strerror(int err)
 		return "a component is not a directory";
 	case -ETIMEDOUT:
 		snprintf(timed_out, sizeof(timed_out),
-			 "no answer from its filesystem, and none from any other path for %u s (a dead NFS server? a FUSE daemon that does not answer?)",
-			 open_timeout_s);
+			 "no answer from its filesystem, and none from any other path for %u s, or %u s in all (a dead NFS server? a FUSE daemon that does not answer?)",
+			 open_timeout_s, TARGET_OPEN_TOTAL_TIMES * open_timeout_s);
 		return timed_out;
 	case -EINPROGRESS:
 		return "no answer from its filesystem yet: the lookup an earlier run started is still waiting for it (a dead NFS server? a FUSE daemon that does not answer?)";

@@ -11,7 +11,8 @@
  * not one a run), that the child has no thread left and EXITS
  * promptly, that a run of 5000 good paths opens them all, that paths on
  * a server that answers slowly (fuse-hang --slow) all get their answer,
- * though they take longer in all than the bound, and that
+ * though they take longer in all than the bound, but no more than four
+ * times the bound in all when each answers just in time, and that
  * the helper it leaves behind (this test is its subreaper) holds no fd but its socket, and ends once the daemon goes.
  * Needs root and /dev/fuse, in a mount namespace of its own; skipped (77)
  * otherwise.
@@ -42,6 +43,7 @@
 #define NR_HUNG		6
 #define NR_SLOW		24	/* paths on a server that answers slowly */
 #define SLOW_MS		150	/* each; 24 take 3.6 s, more than BOUND_S */
+#define NR_CEIL		8	/* paths on a server just under the bound */
 #define MANY		5000	/* paths in one run, all good */
 
 static char base[] = "/tmp/fsiter-test-hung.XXXXXX";
@@ -378,6 +380,50 @@ static void slow(const char *bin)
 	umount2(dir, MNT_DETACH);
 }
 
+/*
+ * A server that answers each request just under the bound (900 ms, with
+ * a bound of 1 s): NR_CEIL paths would take 7.2 s; the wait stops at four
+ * times the bound in all, the paths left failing with -ETIMEDOUT.
+ */
+static void slow_ceiling(const char *bin)
+{
+	const char *paths[NR_CEIL];
+	struct target t[NR_CEIL], *ts[NR_CEIL];
+	char names[NR_CEIL][300], dir[300];
+	int rets[NR_CEIL], status, skip = 0, answered = 0, timed_out = 0;
+	long start, took;
+	pid_t daemon;
+
+	daemon = start_daemon(bin, "slow2", "900", &skip);
+	CHECK(daemon > 0, "fuse-hang --slow 900 did not start");
+	if (daemon < 0)
+		return;
+	for (int i = 0; i < NR_CEIL; i++) {
+		snprintf(names[i], sizeof(names[i]), "%s/slow2/s%d", base, i);
+		paths[i] = names[i];
+		ts[i] = &t[i];
+	}
+	setenv("FSITER_OPEN_TIMEOUT", "1", 1);
+	start = now_ms();
+	CHECK(!targets_open(NR_CEIL, paths, ts, rets), "targets_open on the slower server");
+	took = now_ms() - start;
+	setenv("FSITER_OPEN_TIMEOUT", "2", 1);
+	for (int i = 0; i < NR_CEIL; i++) {
+		answered += rets[i] == -ENOENT;
+		timed_out += rets[i] == -ETIMEDOUT;
+	}
+	CHECK(took >= 4000 - 50 && took <= 4000 + SLACK_MS,
+	      "four times the bound of 1 s in all: took %ld ms", took);
+	CHECK(answered >= 3 && timed_out >= 1 && answered + timed_out == NR_CEIL,
+	      "%d answered in that time, %d cut off", answered, timed_out);
+	printf("%d paths at 900 ms each, a bound of 1 s: %ld ms, %d answered\n", NR_CEIL,
+	       took, answered);
+	kill(daemon, SIGTERM);
+	CHECK(reap_within(daemon, 10000, &status), "fuse-hang --slow 900 did not stop");
+	snprintf(dir, sizeof(dir), "%s/slow2", base);
+	umount2(dir, MNT_DETACH);
+}
+
 int main(int argc, char **argv)
 {
 	pid_t daemon, child, helpers[RUNS + 1];
@@ -460,6 +506,7 @@ int main(int argc, char **argv)
 		CHECK(reap_within(helpers[i], 10000, &status),
 		      "helper %d still there once its filesystem is gone", helpers[i]);
 	slow(argv[1]);
+	slow_ceiling(argv[1]);
 	nftw(base, rm, 16, FTW_DEPTH | FTW_PHYS);
 	return check_summary();
 }
