@@ -28,7 +28,7 @@ static int open_dir(struct pin_dir *d, const char *dir, unsigned int flags)
 
 int engine_list(const char *dir, json_object **pins, bool *empty)
 {
-	unsigned int unneutered = revoke_unneutered();
+	unsigned int unneutered = revoke_run_begin();
 	struct pin_dir d;
 	int ret, neuter_ret;
 
@@ -67,7 +67,7 @@ static int all_found(const char *dir, char **names, size_t n, char **found,
 
 int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
 {
-	unsigned int unneutered = revoke_unneutered();
+	unsigned int unneutered = revoke_run_begin();
 	struct pin_dir d;
 	char **found = NULL;
 	size_t nfound = 0;

@@ -298,7 +298,7 @@ static void report_unchanged(const struct plan *pl, const char *policy_path)
 
 int plan_apply(const char *policy_path, bool dry_run, bool force)
 {
-	unsigned int unneutered = revoke_unneutered();
+	unsigned int unneutered = revoke_run_begin();
 	struct plan pl;
 	int ret;
 

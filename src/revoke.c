@@ -41,6 +41,13 @@ unsigned int revoke_unneutered(void)
 	return unneutered;
 }
 
+unsigned int revoke_run_begin(void)
+{
+	tdestroy(neutered, free);
+	neutered = NULL;
+	return unneutered;
+}
+
 int revoke_check_neutered(unsigned int before, const char *dir)
 {
 	unsigned int n = unneutered - before;

@@ -33,10 +33,17 @@
  */
 typedef int (*revoke_neuter_fn)(int fd, const char *name);
 void revoke_set_neuter(revoke_neuter_fn neuter);
-/* How many links could not be neutered in this run, each said by the
- * hook; their pins were revoked and removed all the same.
+/* How many links could not be neutered in this process, each said by
+ * the hook; their pins were revoked and removed all the same.
  */
 unsigned int revoke_unneutered(void);
+/*
+ * A new run (an apply, a remove; watch makes many in one process): forget
+ * the inodes neutered before, whose numbers a later pin may be given (a
+ * bpffs inode number is the kernel's get_next_ino(), which wraps). Returns
+ * revoke_unneutered(), for revoke_check_neutered().
+ */
+unsigned int revoke_run_begin(void);
 /*
  * If links could not be neutered since revoke_unneutered() was BEFORE,
  * say how many, for pin directory DIR (each was said as it failed):

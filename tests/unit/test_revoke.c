@@ -150,6 +150,32 @@ static void test_swap(void)
 }
 
 /*
+ * Once per run, not per process: watch applies many times, and a pin
+ * revoked in a later run is neutered though an inode of that number was
+ * neutered before (bpffs inode numbers wrap). Here, the same pin, given
+ * back and revoked again.
+ */
+static void test_new_run(void)
+{
+	int dir = make_dir("rr"), keep = make_dir("rr-keep"), n;
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/rr/p", top);
+	CHECK(dir >= 0 && keep >= 0 && pin_at("rr/p"), "the pin: %s", strerror(errno));
+	revoke_run_begin();
+	n = ncalls;
+	CHECK(!tree_revoke(dir, keep) && ncalls == n + 1, "revoked: neutered");
+	CHECK(!chown(p, OWNER, 0) && !chmod(p, 0400), "given back");
+	CHECK(!tree_revoke(dir, keep) && ncalls == n + 1, "in the same run: not again");
+	CHECK(!chown(p, OWNER, 0) && !chmod(p, 0400), "given back");
+	revoke_run_begin();
+	CHECK(!tree_revoke(dir, keep) && ncalls == n + 2, "in a new run: neutered again (%d)",
+	      ncalls - n);
+	close(keep);
+	close(dir);
+}
+
+/*
  * The clean-up of a run killed before its exchange: the next directory in
  * the work directory holds a hard link of a live pin and a new one.
  */
@@ -253,6 +279,7 @@ int main(void)
 	diag_quiet = true;
 	revoke_set_neuter(fake_neuter);
 	test_swap();
+	test_new_run();
 	test_interrupted();
 	test_keep_unknown();
 	test_failure();
