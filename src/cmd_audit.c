@@ -10,7 +10,9 @@
  * --output, to a file replaced at once (outfile.h).
  */
 #include <errno.h>
+#include <grp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 #include "apply_state.h"
@@ -87,7 +89,8 @@ static void print_json(struct plan *pl, json_object *findings, size_t count)
 	json_object_put(root);
 }
 
-static int audit(const char *policy_path, enum format format, const char *output)
+static int audit(const char *policy_path, enum format format, const char *output,
+		 gid_t readers)
 {
 	struct audit a = { json_object_new_array(), format == FORMAT_JSON };
 	bool json = format == FORMAT_JSON;
@@ -100,6 +103,8 @@ static int audit(const char *policy_path, enum format format, const char *output
 		json_object_put(a.findings);
 		return EXIT_USAGE;
 	}
+	if (output)
+		of.readers = readers;
 	ret = plan_build(&pl, policy_path, PLAN_AUDIT, false);
 	if (format == FORMAT_PROMETHEUS) {
 		count = print_metrics(policy_path, &pl, !ret);
@@ -132,8 +137,9 @@ out:
 static const struct cmd_option opts[] = {
 	{ "json", 'j', NULL, "print JSON (docs/output.md); --format=json", true },
 	{ "format", 'f', "FORMAT", "text, json or prometheus (docs/output.md)", true },
-	{ "output", 'o', "FILE", "write to FILE, replaced at once (temp file, fsync, rename)",
+	{ "output", 'o', "FILE", "write to FILE, replaced at once (temp file, fsync, rename), mode 0640",
 	  true },
+	{ "output-group", 'g', "GROUP", "let GROUP read FILE too (an ACL entry)", true },
 	{ NULL }
 };
 
@@ -142,6 +148,9 @@ static int run(int argc, char **argv)
 	static const char *const names[] = { "text", "json", "prometheus" };
 	enum format format = FORMAT_TEXT;
 	const char *output = NULL;
+	gid_t readers = (gid_t)-1;
+	struct group *gr;
+	char *end;
 	size_t i;
 	int c;
 
@@ -162,13 +171,22 @@ static int run(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'g':
+			gr = getgrnam(optarg);
+			readers = gr ? gr->gr_gid : (gid_t)strtoul(optarg, &end, 10);
+			if ((!gr && (!*optarg || *end)) || readers == (gid_t)-1)
+				return usage_error(&cmd_audit, "--output-group '%s': no such group",
+						   ESC(optarg));
+			break;
 		default:
 			return cmd_exit(&cmd_audit, c);
 		}
 	}
 	if (argc - optind > 1)
 		return usage_error(&cmd_audit, "expected at most one POLICY file");
-	return audit(optind < argc ? argv[optind] : DEFAULT_POLICY, format, output);
+	if (readers != (gid_t)-1 && !output)
+		return usage_error(&cmd_audit, "--output-group needs --output");
+	return audit(optind < argc ? argv[optind] : DEFAULT_POLICY, format, output, readers);
 }
 
 const struct command cmd_audit = {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <acl/libacl.h>
 #include "diag.h"
 #include "outfile.h"
 
@@ -15,7 +16,7 @@ int outfile_begin(struct outfile *of, const char *path)
 	char dir[PATH_MAX], base[PATH_MAX];
 	int ret;
 
-	*of = (struct outfile){ path, "", -1, -1 };
+	*of = (struct outfile){ path, (gid_t)-1, "", -1, -1 };
 	snprintf(dir, sizeof(dir), "%s", path);
 	snprintf(base, sizeof(base), "%s", path);
 	if (snprintf(of->tmp, sizeof(of->tmp), "%s/.%s.XXXXXX", dirname(dir),
@@ -61,6 +62,26 @@ static int sync_dir(const char *path)
 	return ret;
 }
 
+/* Mode 0640, and g:READERS:r if READERS is a group. 0 or -errno. */
+static int set_mode(int fd, gid_t readers)
+{
+	char text[64];
+	acl_t acl;
+	int ret = 0;
+
+	if (fchmod(fd, 0640))
+		return -errno;
+	if (readers == (gid_t)-1)
+		return 0;
+	snprintf(text, sizeof(text), "u::rw-,g::r--,g:%u:r--,m::r--,o::---", (unsigned int)readers);
+	acl = acl_from_text(text);
+	if (!acl || acl_set_fd(fd, acl))
+		ret = -errno;
+	if (acl)
+		acl_free(acl);
+	return ret;
+}
+
 int outfile_end(struct outfile *of, bool commit)
 {
 	int ret = 0;
@@ -69,7 +90,9 @@ int outfile_end(struct outfile *of, bool commit)
 		ret = -errno;
 	if (dup2(of->saved, STDOUT_FILENO) < 0 && !ret)
 		ret = -errno;
-	if (commit && !ret && (fchmod(of->fd, 0644) || fsync(of->fd)))
+	if (commit && !ret)
+		ret = set_mode(of->fd, of->readers);
+	if (commit && !ret && fsync(of->fd))
 		ret = -errno;
 	if (commit && !ret && rename(of->tmp, of->path))
 		ret = -errno;

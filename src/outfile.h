@@ -3,18 +3,22 @@
  * --output FILE: a command's standard output into FILE, replaced at once.
  * outfile_begin() sends stdout to a new file beside FILE (".NAME.XXXXXX",
  * which node_exporter's textfile collector ignores as it does not end in
- * .prom); outfile_end() flushes it, makes it mode 0644, fsyncs it and
- * renames it over FILE, then fsyncs the directory. A reader sees the old
- * file or the new one, whole, even across a crash.
+ * .prom); outfile_end() flushes it, makes it mode 0640 (it may name every
+ * pin and reader, which the pin directory hides from users), with an ACL
+ * entry that lets READERS read it if set, fsyncs it and renames it over
+ * FILE, then fsyncs the directory. A reader sees the old file or the new
+ * one, whole, even across a crash.
  */
 #ifndef FSITER_OUTFILE_H
 #define FSITER_OUTFILE_H
 
 #include <limits.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct outfile {
 	const char *path;	/* FILE */
+	gid_t readers;		/* a group that may read it, or (gid_t)-1 */
 	char tmp[PATH_MAX];
 	int fd;			/* the temp file; -1 */
 	int saved;		/* the old stdout; -1 */

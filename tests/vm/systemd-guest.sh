@@ -191,6 +191,10 @@ test_metrics() {
 	check "the timer is active" test "$(systemctl is-active fsiter-pin-metrics.timer)" = active
 	check "the service runs" systemctl start fsiter-pin-metrics.service
 	check "it wrote the collector's file" test -s $prom
+	# It names every pin and reader: not every user's to read.
+	check_eq "mode 0640" "$(stat -c %a $prom)" 640
+	check "node_exporter's group may read it" bash -c "getfacl -n $prom | grep -qx 'group:$(getent group prometheus | cut -d: -f3):r--'"
+	check "another user may not" bash -c "! setpriv --reuid=fsa --regid=fsa --init-groups cat $prom"
 	out=$(cat $prom 2>/dev/null)
 	check "audit succeeded" has '^fsiter_pin_audit_success{policy="/etc/fsiter/policy.conf"} 1$'
 	check "the last apply succeeded" has '^fsiter_pin_last_apply_success{.*} 1$'
