@@ -167,8 +167,15 @@ static int take_back(const struct traverse_rec *rec, enum taken *did)
 	*did = TOOK_NOTHING;
 	/* Read and set through one fd, no link followed (reach.c's way). */
 	fd = dir_open_trusted(rec->dir, &st, &trust);
+	/* No longer a directory (a link, a file another tool put there):
+	 * as if gone, said, so that one such path does not fail every
+	 * apply that shares the record.
+	 */
+	if (fd == -ENOTDIR || fd == -ELOOP)
+		warn("%s: no longer a directory (%s); grant-traverse forgets what it added there",
+		     ESC(rec->dir), strerror(-fd));
 	if (fd < 0)
-		return fd == -ENOENT ? 0 : fd;
+		return fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP ? 0 : fd;
 	if (trust.who != DIR_SAFE) {
 		char by[300];
 

@@ -99,6 +99,16 @@ static const char *record_text(char *buf, size_t size)
 	return buf;
 }
 
+/* Does the record name DIR in what it added? */
+static bool recorded_in(const char *dir)
+{
+	char text[8192], want[600];
+
+	record_text(text, sizeof(text));
+	snprintf(want, sizeof(want), "\"%s\"", dir);
+	return strstr(text, want);
+}
+
 /* Does the record have an added entry of TOP with TAG and ID? */
 static bool recorded(char tag, unsigned int id)
 {
@@ -668,6 +678,15 @@ static void test_unsafe_dir(void)
 	CHECK(!ret && !path_acl_has(z, want) && !acl_has(want),
 	      "now taken back (%d)", ret);
 	rmdir(z);
+
+	/* A recorded directory that is now a link: forgotten, said. */
+	CHECK(!mkdir(z, 0700), "%s again", z);
+	ret = apply("z/p", &g, 1);
+	CHECK(!ret && path_acl_has(z, want), "given on %s (%d)", z, ret);
+	CHECK(!rmdir(z) && !symlink("/", z), "%s is a link now", z);
+	ret = apply("z/p", NULL, 0);
+	CHECK(ret == 0 && !recorded_in(z), "a link in its place: forgotten, no failure (%d)", ret);
+	unlink(z);
 	unlink(victim);
 	acl_reset();
 }
