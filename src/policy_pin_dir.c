@@ -47,23 +47,55 @@ static int inside_pin_dir(const char *dir, char other[PATH_MAX])
 	return 0;
 }
 
-/* A work directory of another pin directory in DIR, into OTHER: 1, or 0. */
-static int holds_work_dir(const char *dir, char other[PATH_MAX])
+/*
+ * A work directory of another pin directory anywhere in DIR (AT's, at
+ * DEPTH levels at most: bpffs trees are shallow), into OTHER (PATH, its
+ * name): 1, or 0. Links are not followed.
+ */
+static int holds_work_dir_at(int at, const char *path, unsigned int depth,
+			     char other[PATH_MAX])
 {
 	struct dirent *de;
-	int ret = 0;
+	int ret = 0, fd;
 	DIR *d;
 
-	d = opendir(dir);
-	if (!d)
+	fd = openat(at, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return 0;	/* not made yet: holds nothing */
-	while (!ret && (de = readdir(d)))
-		if (has_suffix(de->d_name, strlen(de->d_name)) &&
-		    is_dir(dirfd(d), de->d_name) &&
-		    snprintf(other, PATH_MAX, "%s/%s", dir, de->d_name) < PATH_MAX)
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	while (!ret && (de = readdir(d))) {
+		char sub[PATH_MAX];
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !is_dir(dirfd(d), de->d_name) ||
+		    snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >= PATH_MAX)
+			continue;
+		if (has_suffix(de->d_name, strlen(de->d_name))) {
+			snprintf(other, PATH_MAX, "%s", sub);
 			ret = 1;
+		} else if (depth) {
+			ret = holds_work_dir_at(dirfd(d), de->d_name, depth - 1, other);
+			/* OTHER was named from the subdirectory: its full path. */
+			if (ret) {
+				char deeper[PATH_MAX];
+
+				snprintf(deeper, sizeof(deeper), "%s", other);
+				if (snprintf(other, PATH_MAX, "%s/%s", path, deeper) >= PATH_MAX)
+					other[PATH_MAX - 1] = '\0';	/* refused all the same */
+			}
+		}
+	}
 	closedir(d);
 	return ret;
+}
+
+static int holds_work_dir(const char *dir, char other[PATH_MAX])
+{
+	return holds_work_dir_at(AT_FDCWD, dir, 8, other);
 }
 
 int policy_validate_pin_dir(const struct policy *p)

@@ -599,6 +599,10 @@ static void test_nested(void)
 	make_dir(top, "c");
 	make_dir(top, "c/d");
 	make_dir(top, "c/d_staging");
+	make_dir(top, "e");
+	make_dir(top, "e/x");
+	make_dir(top, "e/x/y");
+	make_dir(top, "e/x/y/f_staging");
 
 	snprintf(text, sizeof(text), "# nested\nset pin-dir %s/a/b/x\n", top);
 	snprintf(want, sizeof(want), "t.conf:2: pin-dir '%s/a/b/x': inside %s/a, the pin directory of another policy (%s/a_staging is its work directory)",
@@ -607,6 +611,12 @@ static void test_nested(void)
 
 	snprintf(text, sizeof(text), "set pin-dir %s/c\n", top);
 	snprintf(want, sizeof(want), "t.conf:1: pin-dir '%s/c': holds %s/c/d_staging, the work directory of another policy's pin directory",
+		 top, top);
+	bad(text, want);
+
+	/* Deeper down: another policy's pin directory two levels below. */
+	snprintf(text, sizeof(text), "set pin-dir %s/e\n", top);
+	snprintf(want, sizeof(want), "t.conf:1: pin-dir '%s/e': holds %s/e/x/y/f_staging, the work directory of another policy's pin directory",
 		 top, top);
 	bad(text, want);
 
