@@ -260,6 +260,8 @@ static void count_fds(int pid, const char *tid, int *fds, int *others)
  * holding nothing of the child's (not its lock, not its pin directory).
  * Their pids in HELPERS; how many.
  */
+static bool reap_within(pid_t pid, long ms, int *status);
+
 static int check_helpers(pid_t daemon, pid_t *helpers, int max)
 {
 	char path[512], comm[32], states[64];
@@ -275,8 +277,10 @@ static int check_helpers(pid_t daemon, pid_t *helpers, int max)
 		struct dirent *t;
 		DIR *tasks;
 
-		/* One that has ended (it had nothing stuck) is no matter. */
-		if (pid == daemon || waitpid(pid, NULL, WNOHANG) == pid)
+		/* One that ends (it had nothing stuck: killed, it goes at
+		 * once, if slowly under TSan) is no matter.
+		 */
+		if (pid == daemon || reap_within(pid, 2000, NULL))
 			continue;
 		helpers[n++] = pid;
 		snprintf(path, sizeof(path), "/proc/%d/comm", pid);

@@ -254,12 +254,13 @@ test_traverse_scope() {
 		"cache tv-u /etc/group 0400 root root u:fsb:r"
 	check_eq "others: applies" "$rc" 0
 	check_eq "o+x" "$(acl_of other::)" --x
-	check_eq "u:fsb:x" "$(acl_of user:fsb:)" --x
+	# The readers are checked in order, each on the ACL as grant-traverse
+	# has changed it so far: o+x, given for everyone, lets fsb through.
+	check_eq "u:fsb: no entry of its own, o+x lets it through" "$(acl_of user:fsb:)" ""
 	check "fsb reads" reads fsb $pins/tv-u
 	try tv4 "set grant-traverse others" "cache tv-x /etc/passwd 0400"
 	check_eq "a policy without those readers applies" "$rc" 0
 	check "it says what it took back" has "^fsiter-pin: took back search permission on /sys/fs/bpf from o (grant-traverse added it; no reader needs it now)$"
-	check "and the entry it removed" has "^fsiter-pin: took back search permission on /sys/fs/bpf from u:2002, and removed the entry"
 	check "and the mask it made" has "^fsiter-pin: removed the ACL mask of /sys/fs/bpf (grant-traverse made it; no named entry is left)$"
 	check_eq "o+x taken back" "$(acl_of other::)" ---
 	check_eq "u:fsb taken back" "$(acl_of user:fsb:)" ""
