@@ -150,7 +150,8 @@ static int run(int argc, char **argv)
 	const char *output = NULL;
 	gid_t readers = (gid_t)-1;
 	struct group *gr;
-	char *end;
+	unsigned long num;
+	char *end = NULL;
 	size_t i;
 	int c;
 
@@ -173,8 +174,11 @@ static int run(int argc, char **argv)
 			break;
 		case 'g':
 			gr = getgrnam(optarg);
-			readers = gr ? gr->gr_gid : (gid_t)strtoul(optarg, &end, 10);
-			if ((!gr && (!*optarg || *end)) || readers == (gid_t)-1)
+			errno = 0;
+			num = gr || *optarg == '-' ? 0 : strtoul(optarg, &end, 10);
+			readers = gr ? gr->gr_gid : (gid_t)num;
+			if ((!gr && (*optarg == '-' || !*optarg || *end || errno ||
+				     num >= (gid_t)-1)) || readers == (gid_t)-1)
 				return usage_error(&cmd_audit, "--output-group '%s': no such group",
 						   ESC(optarg));
 			break;

@@ -62,8 +62,13 @@ static int sync_dir(const char *path)
 	return ret;
 }
 
-/* Mode 0640, and g:READERS:r if READERS is a group. 0 or -errno. */
-static int set_mode(int fd, gid_t readers)
+/*
+ * Mode 0640, and g:READERS:r if READERS is a group: by an ACL entry, or,
+ * where the filesystem has no ACLs, as the file's group (which takes
+ * CAP_CHOWN); if neither can be, the file is still written, 0640, and a
+ * warning says who cannot read it. 0 or -errno.
+ */
+static int set_mode(int fd, gid_t readers, const char *path)
 {
 	char text[64];
 	acl_t acl;
@@ -79,6 +84,13 @@ static int set_mode(int fd, gid_t readers)
 		ret = -errno;
 	if (acl)
 		acl_free(acl);
+	if (ret == -EOPNOTSUPP && !fchown(fd, -1, readers))
+		return 0;
+	if (ret == -EOPNOTSUPP || ret == -EPERM) {
+		warn("%s: group %u cannot be let read it (no ACLs on this filesystem, and the file's group cannot be changed: %s); it is written, mode 0640, root's",
+		     ESC(path), (unsigned int)readers, strerror(errno));
+		return 0;
+	}
 	return ret;
 }
 
@@ -91,7 +103,7 @@ int outfile_end(struct outfile *of, bool commit)
 	if (dup2(of->saved, STDOUT_FILENO) < 0 && !ret)
 		ret = -errno;
 	if (commit && !ret)
-		ret = set_mode(of->fd, of->readers);
+		ret = set_mode(of->fd, of->readers, of->path);
 	if (commit && !ret && fsync(of->fd))
 		ret = -errno;
 	if (commit && !ret && rename(of->tmp, of->path))

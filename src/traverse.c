@@ -153,6 +153,15 @@ static int take_from_acl(acl_t acl, const struct traverse_rec *rec, enum taken *
 	return ret;
 }
 
+static const char *rec_name(const struct traverse_rec *rec, char *buf, size_t size)
+{
+	if (rec->tag == 'u' || rec->tag == 'g')
+		snprintf(buf, size, "%s:%u", rec->tag == 'u' ? "u" : "g", rec->id);
+	else
+		snprintf(buf, size, "%s", rec->tag == 'o' ? "o" : "the ACL mask");
+	return buf;
+}
+
 /* Take REC's x back in its directory (take_from_acl()), and say what it
  * did in *DID. 0 or -errno: nothing changed.
  */
@@ -171,9 +180,12 @@ static int take_back(const struct traverse_rec *rec, enum taken *did)
 	 * as if gone, said, so that one such path does not fail every
 	 * apply that shares the record.
 	 */
-	if (fd == -ENOTDIR || fd == -ELOOP)
-		warn("%s: no longer a directory (%s); grant-traverse forgets what it added there",
-		     ESC(rec->dir), strerror(-fd));
+	if (fd == -ENOTDIR || fd == -ELOOP) {
+		char who[32];
+
+		warn("%s: no longer a directory (%s); grant-traverse forgets the x it gave %s there: if the directory was moved, check its ACL by hand",
+		     ESC(rec->dir), strerror(-fd), rec_name(rec, who, sizeof(who)));
+	}
 	if (fd < 0)
 		return fd == -ENOENT || fd == -ENOTDIR || fd == -ELOOP ? 0 : fd;
 	if (trust.who != DIR_SAFE) {
@@ -204,14 +216,6 @@ out:
 	return ret;
 }
 
-static const char *rec_name(const struct traverse_rec *rec, char *buf, size_t size)
-{
-	if (rec->tag == 'u' || rec->tag == 'g')
-		snprintf(buf, size, "%s:%u", rec->tag == 'u' ? "u" : "g", rec->id);
-	else
-		snprintf(buf, size, "%s", rec->tag == 'o' ? "o" : "the ACL mask");
-	return buf;
-}
 
 /* Say what take_back() did with REC, once it is done. */
 static void say_taken(const struct traverse_rec *rec, enum taken did)
