@@ -148,9 +148,19 @@ static void *open_worker(void *arg)
 		struct target t = { .fd = -1 };
 		struct open_reply r = { .k = k };
 
+		char name[16];
+
+		/* The thread's name says which path it is on: once the
+		 * helper is killed, the threads left are those stuck, and
+		 * their names say on what (targets.c, stuck_paths()).
+		 */
+		/* (9 digits at most: the name is 15 bytes) */
+		snprintf(name, sizeof(name), "%s%u", TARGET_HELPER_BUSY, (unsigned int)k % 1000000000);
+		prctl(PR_SET_NAME, name);
 		while (h->hang[k])
 			pause();
 		r.ret = open_path(h->paths[k], &t);
+		prctl(PR_SET_NAME, TARGET_HELPER_BUSY "-");
 		r.mode = t.mode;
 		r.nlink = t.nlink;
 		r.unsafe_len = t.unsafe_len;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <dirent.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -125,13 +126,16 @@ static int recv_reply(int sock, struct open_reply *r, int *fd)
  * Helpers killed but not reaped yet: one stuck in the kernel (a FUSE
  * request its server read and never answers) cannot be until it wakes.
  * Reaped without waiting, at the next run (watch) or by init once this
- * process exits. Each keeps the paths it had no answer for: while it is
- * stuck, a later run does not ask for them again, so that a path that
- * keeps hanging under watch leaves one stuck helper, not one a run.
+ * process exits. Each keeps the paths it had no answer for, with their
+ * index in its requests; at each run, those its threads are still stuck
+ * on (a thread's name says which: open_helper.c) are not asked for again,
+ * so that a path that keeps hanging under watch leaves one stuck helper,
+ * not one a run. Its other paths are asked for again.
  */
 struct stuck_helper {
 	pid_t pid;
 	char **paths;
+	size_t *k;	/* PATHS[I] was its K[I]th request */
 	size_t n;
 };
 static struct stuck_helper *unreaped;
@@ -142,6 +146,52 @@ static void stuck_free(struct stuck_helper *s)
 	for (size_t i = 0; i < s->n; i++)
 		free(s->paths[i]);
 	free(s->paths);
+	free(s->k);
+}
+
+/* Keep of S's paths only those a thread of it is still stuck on. */
+static void stuck_paths(struct stuck_helper *s)
+{
+	char path[64], name[32];
+	struct dirent *de;
+	size_t kept = 0, k;
+	bool *busy;
+	DIR *d;
+
+	busy = calloc(s->n + 1, sizeof(*busy));
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)s->pid);
+	d = opendir(path);
+	if (!busy || !d) {	/* as they were: not asked again */
+		free(busy);
+		if (d)
+			closedir(d);
+		return;
+	}
+	while ((de = readdir(d))) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/comm", (int)s->pid,
+			 de->d_name);
+		f = de->d_name[0] == '.' ? NULL : fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f) &&
+		    sscanf(name, TARGET_HELPER_BUSY "%zu", &k) == 1)
+			for (size_t i = 0; i < s->n; i++)
+				busy[i] |= s->k[i] == k;
+		fclose(f);
+	}
+	closedir(d);
+	for (size_t i = 0; i < s->n; i++) {
+		if (busy[i]) {
+			s->paths[kept] = s->paths[i];
+			s->k[kept++] = s->k[i];
+		} else {
+			free(s->paths[i]);
+		}
+	}
+	s->n = kept;
+	free(busy);
 }
 
 static void reap_helpers(void)
@@ -149,15 +199,17 @@ static void reap_helpers(void)
 	size_t j = 0;
 
 	for (size_t i = 0; i < nr_unreaped; i++) {
-		if (!waitpid(unreaped[i].pid, NULL, WNOHANG))
+		if (!waitpid(unreaped[i].pid, NULL, WNOHANG)) {
+			stuck_paths(&unreaped[i]);
 			unreaped[j++] = unreaped[i];
-		else
+		} else {
 			stuck_free(&unreaped[i]);
+		}
 	}
 	nr_unreaped = j;
 }
 
-/* Is a helper still stuck on PATH? */
+/* Is a helper still stuck on PATH (as reap_helpers() last saw)? */
 static bool still_stuck(const char *path)
 {
 	for (size_t i = 0; i < nr_unreaped; i++)
@@ -178,9 +230,11 @@ static void let_go(pid_t pid, const char *const *paths, const bool *got, size_t 
 	if (waitpid(pid, NULL, WNOHANG))
 		return;
 	s.paths = calloc(m + 1, sizeof(*s.paths));
-	for (size_t k = 0; s.paths && k < m; k++)
+	s.k = calloc(m + 1, sizeof(*s.k));
+	for (size_t k = 0; s.paths && s.k && k < m; k++) {
 		if (!got[k] && (s.paths[s.n] = strdup(paths[k])))
-			s.n++;
+			s.k[s.n++] = k;
+	}
 	u = realloc(unreaped, (nr_unreaped + 1) * sizeof(*u));
 	if (!u) {
 		stuck_free(&s);

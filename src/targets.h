@@ -38,8 +38,11 @@ struct target {
 #define TARGET_OPEN_TOTAL_TIMES	4
 #define TARGET_OPEN_THREADS	32
 #define TARGET_OPEN_STACK	(512 * 1024)
-/* The helper's argv[0] and name (comm). */
+/* The helper's argv[0] and name (comm); a worker thread's name while it
+ * looks up its Kth path is TARGET_HELPER_BUSY and K.
+ */
 #define TARGET_HELPER_NAME	"fsiter-pin-open"
+#define TARGET_HELPER_BUSY	"open:"	/* + up to 10 digits: 15, the most */
 
 /*
  * Open each of the N paths PATHS[I] with O_PATH into *TS[I], RETS[I] 0 or

@@ -12,7 +12,8 @@
  * promptly, that a run of 5000 good paths opens them all, that paths on
  * a server that answers slowly (fuse-hang --slow) all get their answer,
  * though they take longer in all than the bound, but no more than four
- * times the bound in all when each answers just in time, and that
+ * times the bound in all when each answers just in time, that a path a
+ * stuck helper has answered since is asked for again, and that
  * the helper it leaves behind (this test is its subreaper) holds no fd but its socket, and ends once the daemon goes.
  * Needs root and /dev/fuse, in a mount namespace of its own; skipped (77)
  * otherwise.
@@ -428,6 +429,49 @@ static void slow_ceiling(const char *bin)
 	umount2(dir, MNT_DETACH);
 }
 
+/*
+ * One helper stuck on a hung path, and another path of the same run that
+ * was slow but has answered since: the next run fails the hung one at
+ * once (-EINPROGRESS) and asks for the slow one again (it gets ENOENT):
+ * only what a thread is still stuck on counts as stuck.
+ */
+static void stuck_per_path(const char *bin)
+{
+	char hung[300], slow[300], dir[300];
+	const char *paths[2] = { hung, slow };
+	struct target t[2], *ts[2] = { &t[0], &t[1] };
+	int rets[2], status, skip = 0;
+	pid_t dh, ds;
+
+	dh = start_daemon(bin, "mnt2", NULL, &skip);
+	ds = start_daemon(bin, "slow3", "1500", &skip);
+	CHECK(dh > 0 && ds > 0, "fuse-hang and fuse-hang --slow 1500 did not start");
+	if (dh < 0 || ds < 0)
+		goto out;
+	snprintf(hung, sizeof(hung), "%s/mnt2/h", base);
+	snprintf(slow, sizeof(slow), "%s/slow3/s", base);
+	setenv("FSITER_OPEN_TIMEOUT", "1", 1);
+	CHECK(!targets_open(2, paths, ts, rets) && rets[0] == -ETIMEDOUT && rets[1] == -ETIMEDOUT,
+	      "a bound of 1 s: both fail (%d, %d)", rets[0], rets[1]);
+	sleep(2);	/* the slow one has answered the stuck helper */
+	setenv("FSITER_OPEN_TIMEOUT", "2", 1);
+	CHECK(!targets_open(2, paths, ts, rets), "again, a bound of 2 s");
+	CHECK(rets[0] == -EINPROGRESS, "the hung path: not asked again (%d)", rets[0]);
+	CHECK(rets[1] == -ENOENT, "the slow one: asked again, answered (%d: %s)", rets[1],
+	      target_strerror(rets[1]));
+out:
+	for (int i = 0; i < 2; i++) {
+		pid_t d = i ? ds : dh;
+
+		if (d <= 0)
+			continue;
+		kill(d, SIGTERM);
+		CHECK(reap_within(d, 10000, &status), "fuse-hang %d did not stop", i);
+		snprintf(dir, sizeof(dir), "%s/%s", base, i ? "slow3" : "mnt2");
+		umount2(dir, MNT_DETACH);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	pid_t daemon, child, helpers[RUNS + 1];
@@ -511,6 +555,7 @@ int main(int argc, char **argv)
 		      "helper %d still there once its filesystem is gone", helpers[i]);
 	slow(argv[1]);
 	slow_ceiling(argv[1]);
+	stuck_per_path(argv[1]);
 	nftw(base, rm, 16, FTW_DEPTH | FTW_PHYS);
 	return check_summary();
 }
