@@ -27,7 +27,8 @@ kernel_pkgs=(
 
 # VM harness: QEMU (TCG, virtio-9p), and what the guest runs from the host's
 # root filesystem: bash, util-linux (mount, setpriv, fincore, losetup,
-# dmesg), xfsprogs and e2fsprogs (the fs_sb suites), acl, iproute2 (lo),
+# dmesg), xfsprogs and e2fsprogs (the fs_sb suites), acl, attr (security
+# labels on bpffs), iproute2 (lo),
 # bpftool, python3 (fadvise, madvise),
 # jq (checks fsiter-pin's JSON), udev (udevadm test on our rule), strace
 # and systemd (syscall-tests.sh: the units' system call filters), and what
@@ -37,7 +38,7 @@ kernel_pkgs=(
 # modules (busybox-static is downloaded, not installed: it conflicts with
 # busybox).
 vm_pkgs=(
-	qemu-system-x86 bash coreutils util-linux xfsprogs e2fsprogs acl iproute2 bpftool
+	qemu-system-x86 bash coreutils util-linux xfsprogs e2fsprogs acl attr iproute2 bpftool
 	python3 jq udev strace systemd dbus libpam-systemd cpio kmod xz-utils zstd
 )
 

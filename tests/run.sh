@@ -137,7 +137,7 @@ vm_kernel_suites() {
 	vstep "[$v] kernel tests in the VM" vm --kernel-dir "$k" \
 		--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
 	vstep "[$v] bpffs ACL tests in the VM" vm --kernel-dir "$k" \
-		--timeout 900 -- tests/vm/acl-tests.sh "$build"
+		--append lsm=smack --timeout 900 -- tests/vm/acl-tests.sh "$build"
 	vstep "[$v] kernel safety rules in the VM" vm --kernel-dir "$k" \
 		--timeout 1500 --mem 4096 -- tests/vm/safety-tests.sh "$build"
 	vstep "[$v] concurrent readers under churn, 30 s, in the VM" vm \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# POSIX ACLs on bpffs (kernel patch 0011), with the real getfacl/setfacl,
+# POSIX ACLs on bpffs (6.1/0013, 6.12/0012), with the real getfacl/setfacl,
 # run as root inside the test VM. Usage: acl-tests.sh BUILD_DIR [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,6 +73,59 @@ test_unprivileged() {
 	echo "== unprivileged users cannot change ACLs"
 	if as fsa setfacl -m u:fsa:rw $dir/p4 2>/dev/null; then fail "fsa changed an ACL"; else pass "fsa cannot setfacl"; fi
 	if as fsa setfacl -m g:fsa:x $root 2>/dev/null; then fail "fsa changed $root's ACL"; else pass "fsa cannot setfacl $root"; fi
+}
+
+# The labels of an LSM: the suite's VM boots with lsm=smack (tests/run.sh),
+# which keeps labels without a policy. security.* names must reach the
+# LSM as on a bpffs without xattr handlers: set, read back and listed
+# beside the ACLs, on pins and directories. Before the fix, 6.1 refused
+# the setxattr with EOPNOTSUPP and both kernels left the label out of
+# listxattr.
+test_security_labels() {
+	echo "== security labels: security.* reaches the LSM"
+	if ! grep -qw smack /sys/kernel/security/lsm 2>/dev/null &&
+		! grep -qx _ /proc/self/attr/smack/current 2>/dev/null &&
+		! grep -qx _ /proc/self/attr/current 2>/dev/null; then
+		if grep -qw lsm=smack /proc/cmdline; then
+			fail "booted with lsm=smack, but Smack is not running"
+		else
+			# As on stock bpffs without an LSM: nothing keeps it.
+			pin $dir/nolsm
+			if out=$(setfattr -n security.SMACK64 -v x $dir/nolsm 2>&1); then
+				fail "security.SMACK64 set with no LSM to keep it"
+			else
+				check "no LSM: security.* is EOPNOTSUPP" has "Operation not supported"
+			fi
+			rm -f $dir/nolsm
+		fi
+		return
+	fi
+	local p=$dir/lbl d=$dir/lbldir
+	pin $p && mkdir -p $d
+	check "setfattr security.SMACK64 on a pin" setfattr -n security.SMACK64 -v fsiter-pin $p
+	check_eq "the pin's label reads back" \
+		"$(getfattr --only-values -n security.SMACK64 $p 2>&1)" fsiter-pin
+	check "setfattr security.SMACK64 on a directory" setfattr -n security.SMACK64 -v fsiter-dir $d
+	check_eq "the directory's label reads back" \
+		"$(getfattr --only-values -n security.SMACK64 $d 2>&1)" fsiter-dir
+	check "getfattr -m - lists the label of a pin without an ACL" \
+		bash -c "getfattr -m - $p 2>/dev/null | grep -qx security.SMACK64"
+	check "setfacl beside the label" setfacl -m u:fsb:r $p
+	out=$(getfattr -m - $p 2>&1)
+	check "getfattr -m - lists the label and the ACL" \
+		bash -c 'grep -qx security.SMACK64 <<<"$1" && grep -qx system.posix_acl_access <<<"$1"' _ "$out"
+	check "listxattr with a buffer one byte short is ERANGE" python3 -c '
+import ctypes, errno, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+p = sys.argv[1].encode()
+n = libc.listxattr(p, None, 0)
+buf = ctypes.create_string_buffer(n)
+ok = libc.listxattr(p, buf, n) == n
+short = libc.listxattr(p, buf, n - 1) == -1 and ctypes.get_errno() == errno.ERANGE
+sys.exit(0 if ok and short else 1)' $p
+	check_eq "the label stays the LSM's: Smack still labels the pin" \
+		"$(getfattr --only-values -n security.SMACK64 $p 2>&1)" fsiter-pin
+	rm -f $p; rmdir $d
 }
 
 run_tests
