@@ -113,10 +113,13 @@ test_interrupt() {
 test_wait() {
 	echo "== a reader that waits for another's walk, killed"
 	[[ -e $pins/m-sum ]] || needs test_cat
-	local how a b q
+	local how a b q sfd
 	# a quarter of a full read, in seconds
 	q=$(awk -v m="$walk_ms" 'BEGIN { printf "%.3f", m / 4000 }')
-	for how in open read; do
+	# open: a second open() of the pin; read: a read() of another fd of
+	# it; samefd: a read() of the same open file, which waits for the
+	# seq_file's lock that the first read() holds for its whole walk.
+	for how in open read samefd; do
 		rm -f $t/opened
 		if [[ $how == read ]]; then
 			python3 -c 'import os, sys, time
@@ -127,11 +130,19 @@ os.read(fd, 65536)' $pins/m-sum $t/opened "$q" &
 			b=$!
 			for _ in $(seq 1 200); do [[ -e $t/opened ]] && break; sleep 0.05; done
 		fi
-		cat $pins/m-sum >$t/wait.a &
+		if [[ $how == samefd ]]; then
+			exec {sfd}<$pins/m-sum
+			cat <&$sfd >$t/wait.a &
+		else
+			cat $pins/m-sum >$t/wait.a &
+		fi
 		a=$!
 		sleep "$q"
 		if [[ $how == open ]]; then
 			cat $pins/m-sum >/dev/null &
+			b=$!
+		elif [[ $how == samefd ]]; then
+			cat <&$sfd >/dev/null &
 			b=$!
 		fi
 		sleep "$q"
@@ -141,6 +152,7 @@ os.read(fd, 65536)' $pins/m-sum $t/opened "$q" &
 		check_eq "$how: the waiting reader killed by SIGTERM" "$rc" 143
 		check "$how: gone within 3 s, not after the walk ($gone_ms ms)" test "$gone_ms" -lt 3000
 		wait $a
+		[[ $how != samefd ]] || exec {sfd}<&-
 		check_eq "$how: the first reader's totals" "$(field inodes <$t/wait.a)" "$nfiles"
 	done
 }
