@@ -128,6 +128,21 @@ sys.exit(0 if ok and short else 1)' $p
 	rm -f $p; rmdir $d
 }
 
+# A new bpffs has no ACL: listxattr of its root names none (6.12 listed
+# both ACL names of a root never given one, and getxattr of them said
+# ENODATA).
+test_root_no_acl() {
+	echo "== a new bpffs: its root lists no ACL"
+	local m=/run/fsiter-acl-fresh
+	mkdir -p $m && mount -t bpf fresh $m
+	out=$(getfattr -m - $m 2>&1)
+	echo "$out"
+	check "getfattr -m - on a new bpffs: no system.posix_acl_*" \
+		bash -c '! grep -q posix_acl <<<"$1"' _ "$out"
+	check_eq "getfacl: the mode only" "$(getfacl -cp $m 2>/dev/null | grep -c '^\(user\|group\|other\|mask\|default\):[^:]\+:')" 0
+	umount $m && rmdir $m
+}
+
 run_tests
 rm -rf $dir/sub; rm -f $dir/p* $root/plain; rmdir $dir
 setfacl -b $root
