@@ -104,14 +104,14 @@ test_security_labels() {
 	pin $p && mkdir -p $d
 	check "setfattr security.SMACK64 on a pin" setfattr -n security.SMACK64 -v fsiter-pin $p
 	check_eq "the pin's label reads back" \
-		"$(getfattr --only-values -n security.SMACK64 $p 2>&1)" fsiter-pin
+		"$(getfattr --absolute-names --only-values -n security.SMACK64 $p 2>&1)" fsiter-pin
 	check "setfattr security.SMACK64 on a directory" setfattr -n security.SMACK64 -v fsiter-dir $d
 	check_eq "the directory's label reads back" \
-		"$(getfattr --only-values -n security.SMACK64 $d 2>&1)" fsiter-dir
+		"$(getfattr --absolute-names --only-values -n security.SMACK64 $d 2>&1)" fsiter-dir
 	check "getfattr -m - lists the label of a pin without an ACL" \
-		bash -c "getfattr -m - $p 2>/dev/null | grep -qx security.SMACK64"
+		bash -c "getfattr --absolute-names -m - $p 2>/dev/null | grep -qx security.SMACK64"
 	check "setfacl beside the label" setfacl -m u:fsb:r $p
-	out=$(getfattr -m - $p 2>&1)
+	out=$(getfattr --absolute-names -m - $p 2>&1)
 	check "getfattr -m - lists the label and the ACL" \
 		bash -c 'grep -qx security.SMACK64 <<<"$1" && grep -qx system.posix_acl_access <<<"$1"' _ "$out"
 	check "listxattr with a buffer one byte short is ERANGE" python3 -c '
@@ -124,7 +124,7 @@ ok = libc.listxattr(p, buf, n) == n
 short = libc.listxattr(p, buf, n - 1) == -1 and ctypes.get_errno() == errno.ERANGE
 sys.exit(0 if ok and short else 1)' $p
 	check_eq "the label stays the LSM's: Smack still labels the pin" \
-		"$(getfattr --only-values -n security.SMACK64 $p 2>&1)" fsiter-pin
+		"$(getfattr --absolute-names --only-values -n security.SMACK64 $p 2>&1)" fsiter-pin
 	rm -f $p; rmdir $d
 }
 
@@ -135,7 +135,7 @@ test_root_no_acl() {
 	echo "== a new bpffs: its root lists no ACL"
 	local m=/run/fsiter-acl-fresh
 	mkdir -p $m && mount -t bpf fresh $m
-	out=$(getfattr -m - $m 2>&1)
+	out=$(getfattr --absolute-names -m - $m 2>&1)
 	echo "$out"
 	check "getfattr -m - on a new bpffs: no system.posix_acl_*" \
 		bash -c '! grep -q posix_acl <<<"$1"' _ "$out"
