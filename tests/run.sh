@@ -303,6 +303,16 @@ if ((full)) && [[ -f $runlog/kdir612 ]]; then
 		--kernel-dir "$k" --timeout 3600 --mem 8192 -- tests/vm/sb-million-tests.sh "$build"
 fi
 
+# Each patch of both series on its own: applied one at a time, the
+# objects it touches compiled (kernel/build-each.sh), with the configs of
+# the kernels the lanes built.
+if ((full)); then
+	for v in 6.1 6.12; do
+		step "[$v] each patch of the series builds on its own" \
+			nice -n 10 kernel/build-each.sh --kernel "$v"
+	done
+fi
+
 if ((debug)); then
 	for v in 6.1 6.12; do
 		kbuild "kernel $v: debug build (cached if built)" dkdir \
