@@ -274,7 +274,9 @@ unsigned int targets_open_timeout(void)
  * of paths, and a long list that keeps answering is not cut short; or at
  * TARGET_OPEN_TOTAL_TIMES the timeout in all, so that a server answering
  * each path just in time cannot hold a revocation past the unit's
- * timeout. 0, or
+ * timeout; each answer moves that by TARGET_OPEN_PER_ANSWER_MS, so that
+ * thousands of paths that answer, slowly on a loaded machine, are not
+ * cut short either, while such a server gains that little per path. 0, or
  * -ECHILD if the helper went away first.
  */
 static int exchange(int sock, const char *const *paths, const bool *hang, size_t m,
@@ -317,6 +319,7 @@ static int exchange(int sock, const char *const *paths, const bool *hang, size_t
 		got[r.k] = true;
 		(*left)--;
 		deadline = now_ms() + idle;
+		ceiling += TARGET_OPEN_PER_ANSWER_MS;
 		t = ts[todo[r.k]];
 		rets[todo[r.k]] = r.ret;
 		if (r.ret)
@@ -432,7 +435,7 @@ void target_close(struct target *t)
 
 const char *target_strerror(int err)
 {
-	static char timed_out[160];
+	static char timed_out[200];
 
 	switch (err) {
 	case -ELOOP:
@@ -443,8 +446,9 @@ const char *target_strerror(int err)
 		return "a component is not a directory";
 	case -ETIMEDOUT:
 		snprintf(timed_out, sizeof(timed_out),
-			 "no answer from its filesystem, and none from any other path for %u s, or %u s in all (a dead NFS server? a FUSE daemon that does not answer?)",
-			 open_timeout_s, TARGET_OPEN_TOTAL_TIMES * open_timeout_s);
+			 "no answer from its filesystem, and none from any other path for %u s, or %u s in all and %u ms more per answer (a dead NFS server? a FUSE daemon that does not answer?)",
+			 open_timeout_s, TARGET_OPEN_TOTAL_TIMES * open_timeout_s,
+			 TARGET_OPEN_PER_ANSWER_MS);
 		return timed_out;
 	case -EINPROGRESS:
 		return "no answer from its filesystem yet: the lookup an earlier run started is still waiting for it (a dead NFS server? a FUSE daemon that does not answer?)";

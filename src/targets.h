@@ -30,12 +30,15 @@ struct target {
 
 /*
  * How long targets_open() waits for the filesystems of the paths it opens
- * after the last answer (FSITER_OPEN_TIMEOUT overrides), and how many
- * times that it waits at most in all, however steadily they answer; how
- * many paths it looks up at once, and the stack of each thread that does.
+ * after the last answer (FSITER_OPEN_TIMEOUT overrides), how many times
+ * that it waits at most in all, and how much longer for each answer (a
+ * long list on a loaded machine answers steadily but slowly: 5000 tmpfs
+ * paths took over 40 s under three TCG guests); how many paths it looks
+ * up at once, and the stack of each thread that does.
  */
 #define TARGET_OPEN_TIMEOUT_S	10
 #define TARGET_OPEN_TOTAL_TIMES	4
+#define TARGET_OPEN_PER_ANSWER_MS	50
 #define TARGET_OPEN_THREADS	32
 #define TARGET_OPEN_STACK	(512 * 1024)
 /* The helper's argv[0] and name (comm); a worker thread's name while it
@@ -60,8 +63,9 @@ struct target {
  * runs it), up to TARGET_OPEN_THREADS at once, and passes each fd back
  * over a socket (SCM_RIGHTS). The caller waits until no path has answered
  * for targets_open_timeout() seconds, or TARGET_OPEN_TOTAL_TIMES that in
- * all (a server that answers just in time, every time, cannot stretch it
- * further); then each path not answered fails
+ * all and TARGET_OPEN_PER_ANSWER_MS more for each path that answered (a
+ * server that answers just in time, every time, gains that little per
+ * path); then each path not answered fails
  * with -ETIMEDOUT, the helper is killed and left behind without waiting
  * for it (reaped at the next call, or by init). While it is not reaped,
  * a later call does not ask for the paths it had no answer for again:

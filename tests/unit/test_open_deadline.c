@@ -12,7 +12,9 @@
  * promptly, that a run of 5000 good paths opens them all, that paths on
  * a server that answers slowly (fuse-hang --slow) all get their answer,
  * though they take longer in all than the bound, but no more than four
- * times the bound in all when each answers just in time, that a path a
+ * times the bound in all (and 50 ms per answer) when each answers just in
+ * time, that a long list answering steadily past four times the bound
+ * all gets its answer, that a path a
  * stuck helper has answered since is asked for again, and that
  * the helper it leaves behind (this test is its subreaper) holds no fd but its socket, and ends once the daemon goes.
  * Needs root and /dev/fuse, in a mount namespace of its own; skipped (77)
@@ -45,6 +47,8 @@
 #define NR_SLOW		24	/* paths on a server that answers slowly */
 #define SLOW_MS		150	/* each; 24 take 3.6 s, more than BOUND_S */
 #define NR_CEIL		8	/* paths on a server just under the bound */
+#define NR_STEADY	120	/* paths on a server that answers every STEADY_MS */
+#define STEADY_MS	45	/* 120 take 5.4 s: past 4 s, within 4 s + 120 * 50 ms */
 #define MANY		5000	/* paths in one run, all good */
 
 static char base[] = "/tmp/fsiter-test-hung.XXXXXX";
@@ -386,6 +390,49 @@ static void slow(const char *bin)
 }
 
 /*
+ * A server that answers every STEADY_MS, with a bound of 1 s: NR_STEADY
+ * paths take longer in all than four times the bound, but each answer
+ * moves that ceiling by TARGET_OPEN_PER_ANSWER_MS, so a long list that
+ * keeps answering, as on a loaded machine, all gets its answer.
+ */
+static void steady(const char *bin)
+{
+	const char *paths[NR_STEADY];
+	struct target t[NR_STEADY], *ts[NR_STEADY];
+	char names[NR_STEADY][300], ms[16], dir[300];
+	int rets[NR_STEADY], status, skip = 0, answered = 0;
+	long start, took;
+	pid_t daemon;
+
+	snprintf(ms, sizeof(ms), "%d", STEADY_MS);
+	daemon = start_daemon(bin, "steady", ms, &skip);
+	CHECK(daemon > 0, "fuse-hang --slow %s did not start", ms);
+	if (daemon < 0)
+		return;
+	for (int i = 0; i < NR_STEADY; i++) {
+		snprintf(names[i], sizeof(names[i]), "%s/steady/s%d", base, i);
+		paths[i] = names[i];
+		ts[i] = &t[i];
+	}
+	setenv("FSITER_OPEN_TIMEOUT", "1", 1);
+	start = now_ms();
+	CHECK(!targets_open(NR_STEADY, paths, ts, rets), "targets_open on the steady server");
+	took = now_ms() - start;
+	setenv("FSITER_OPEN_TIMEOUT", "2", 1);
+	for (int i = 0; i < NR_STEADY; i++)
+		answered += rets[i] == -ENOENT;
+	CHECK(answered == NR_STEADY, "%d paths, %d answered: %s", NR_STEADY, answered,
+	      target_strerror(rets[NR_STEADY - 1]));
+	CHECK(took > 4000, "past four times the bound of 1 s: %ld ms", took);
+	printf("%d paths at %d ms each, a bound of 1 s: %ld ms, %d answered\n", NR_STEADY,
+	       STEADY_MS, took, answered);
+	kill(daemon, SIGTERM);
+	CHECK(reap_within(daemon, 10000, &status), "fuse-hang --slow %s did not stop", ms);
+	snprintf(dir, sizeof(dir), "%s/steady", base);
+	umount2(dir, MNT_DETACH);
+}
+
+/*
  * A server that answers each request just under the bound (900 ms, with
  * a bound of 1 s): NR_CEIL paths would take 7.2 s; the wait stops at four
  * times the bound in all, the paths left failing with -ETIMEDOUT.
@@ -555,6 +602,7 @@ int main(int argc, char **argv)
 		      "helper %d still there once its filesystem is gone", helpers[i]);
 	slow(argv[1]);
 	slow_ceiling(argv[1]);
+	steady(argv[1]);
 	stuck_per_path(argv[1]);
 	nftw(base, rm, 16, FTW_DEPTH | FTW_PHYS);
 	return check_summary();
