@@ -7,28 +7,35 @@
 # object, at the first patch that does not apply or an object that does
 # not build.
 #
-#   kernel/build-each.sh [--kernel 6.1|6.12]   (default: 6.1)
+#   kernel/build-each.sh [--kernel 6.1|6.12] [--config FILE]   (default: 6.1)
 #
 # Needs the test kernel of the same series built (kernel/build.sh): its
-# config is the one every step compiles with. The tree is made in a
+# config is the one every step compiles with; or --config, a config of
+# that kernel's (a build of an earlier state of the series will do). The tree is made in a
 # temporary directory under FSITER_CACHE (default /var/cache/fsiter-pin),
 # removed at the end.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kver=6.1
+config=
 while [[ $# -gt 0 ]]; do
 	case "$1" in
 		--kernel) kver=${2:?}; shift 2 ;;
+		--config) config=${2:?}; shift 2 ;;
 		*) echo "build-each.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
 series=$top/kernel/patches/$kver/series
 [[ -f $series ]] || { echo "build-each.sh: no series for '$kver'" >&2; exit 2; }
-if ! kdir=$("$top/kernel/build.sh" --kernel "$kver" --print-dir 2>/dev/null | tail -n1) ||
-	[[ ! -f $kdir/config ]]; then
-	echo "build-each.sh: build the $kver test kernel first (kernel/build.sh --kernel $kver)" >&2
-	exit 1
+if [[ -z $config ]]; then
+	if ! kdir=$("$top/kernel/build.sh" --kernel "$kver" --print-dir 2>/dev/null | tail -n1) ||
+		[[ ! -f $kdir/config ]]; then
+		echo "build-each.sh: build the $kver test kernel first (kernel/build.sh --kernel $kver), or give --config" >&2
+		exit 1
+	fi
+	config=$kdir/config
 fi
+[[ -f $config ]] || { echo "build-each.sh: --config: no file '$config'" >&2; exit 2; }
 cache=${FSITER_CACHE:-/var/cache/fsiter-pin}
 mkdir -p "$cache"
 tree=$(mktemp -d "$cache/build-each.XXXXXX")
@@ -39,7 +46,7 @@ tar -xJf "/usr/src/linux-source-$kver.tar.xz" -C "$tree" --strip-components=1
 cd "$tree"
 # configure TREE with the test kernel's config (patches add Kconfig
 # symbols: again after each one).
-configure() { cp "$kdir/config" .config && make -s olddefconfig >>"$log" 2>&1; }
+configure() { cp "$config" .config && make -s olddefconfig >>"$log" 2>&1; }
 configure
 make -s -j "$(nproc)" prepare >>"$log" 2>&1 || { echo "build-each.sh: $kver: make prepare failed (log: $log)" >&2; exit 1; }
 
