@@ -349,6 +349,65 @@ static bool reap_within(pid_t pid, long ms, int *status)
 }
 
 /*
+ * Open N paths BASE/DIR/s0, s1, ... on a fuse-hang --slow MS mounted on
+ * BASE/DIR, the bound BOUND seconds for that call (NULL: as it is), into
+ * RETS[N] and *TOOK (ms in targets_open()); then stop the daemon and
+ * unmount. False if the daemon did not start (a failure already said).
+ */
+static bool open_on_slow(const char *bin, const char *dir, int ms, const char *bound,
+			 int n, int *rets, long *took)
+{
+	const char **paths = calloc(n, sizeof(*paths));
+	struct target *t = calloc(n, sizeof(*t));
+	struct target **ts = calloc(n, sizeof(*ts));
+	char (*names)[300] = calloc(n, sizeof(*names));
+	char arg[16], mnt[300], *old = NULL;
+	int status, skip = 0;
+	bool ok = false;
+	pid_t daemon;
+	long start;
+
+	CHECK(paths && t && ts && names, "out of memory for %d paths", n);
+	if (!paths || !t || !ts || !names)
+		goto out;
+	snprintf(arg, sizeof(arg), "%d", ms);
+	daemon = start_daemon(bin, dir, arg, &skip);
+	CHECK(daemon > 0, "fuse-hang --slow %s did not start", arg);
+	if (daemon < 0)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "%s/%s/s%d", base, dir, i);
+		paths[i] = names[i];
+		ts[i] = &t[i];
+	}
+	if (bound) {
+		old = getenv("FSITER_OPEN_TIMEOUT") ? strdup(getenv("FSITER_OPEN_TIMEOUT")) : NULL;
+		setenv("FSITER_OPEN_TIMEOUT", bound, 1);
+	}
+	start = now_ms();
+	CHECK(!targets_open(n, paths, ts, rets), "targets_open on fuse-hang --slow %s", arg);
+	*took = now_ms() - start;
+	if (bound) {
+		if (old)
+			setenv("FSITER_OPEN_TIMEOUT", old, 1);
+		else
+			unsetenv("FSITER_OPEN_TIMEOUT");
+	}
+	kill(daemon, SIGTERM);
+	CHECK(reap_within(daemon, 10000, &status), "fuse-hang --slow %s did not stop", arg);
+	snprintf(mnt, sizeof(mnt), "%s/%s", base, dir);
+	umount2(mnt, MNT_DETACH);
+	ok = true;
+out:
+	free(old);
+	free(names);
+	free(ts);
+	free(t);
+	free(paths);
+	return ok;
+}
+
+/*
  * A server that answers each request, one at a time, after SLOW_MS: the
  * NR_SLOW paths on it take longer in all than the bound, but none waits
  * the bound for an answer, so each gets its answer (ENOENT), none
@@ -357,36 +416,17 @@ static bool reap_within(pid_t pid, long ms, int *status)
  */
 static void slow(const char *bin)
 {
-	const char *paths[NR_SLOW];
-	struct target t[NR_SLOW], *ts[NR_SLOW];
-	char names[NR_SLOW][300], ms[16], dir[300];
-	int rets[NR_SLOW], status, skip = 0, answered = 0;
-	long start, took;
-	pid_t daemon;
+	int rets[NR_SLOW], answered = 0;
+	long took;
 
-	snprintf(ms, sizeof(ms), "%d", SLOW_MS);
-	daemon = start_daemon(bin, "slow", ms, &skip);
-	CHECK(daemon > 0, "fuse-hang --slow %s did not start", ms);
-	if (daemon < 0)
+	if (!open_on_slow(bin, "slow", SLOW_MS, NULL, NR_SLOW, rets, &took))
 		return;
-	for (int i = 0; i < NR_SLOW; i++) {
-		snprintf(names[i], sizeof(names[i]), "%s/slow/s%d", base, i);
-		paths[i] = names[i];
-		ts[i] = &t[i];
-	}
-	start = now_ms();
-	CHECK(!targets_open(NR_SLOW, paths, ts, rets), "targets_open on the slow server");
-	took = now_ms() - start;
 	for (int i = 0; i < NR_SLOW; i++)
 		answered += rets[i] == -ENOENT;
 	CHECK(answered == NR_SLOW, "%d paths, %d answered: %s", NR_SLOW, answered,
 	      target_strerror(rets[NR_SLOW - 1]));
 	CHECK(took > BOUND_S * 1000, "longer than the bound in all: %ld ms", took);
 	printf("%d paths on a server answering every %d ms: %ld ms\n", NR_SLOW, SLOW_MS, took);
-	kill(daemon, SIGTERM);
-	CHECK(reap_within(daemon, 10000, &status), "fuse-hang --slow did not stop");
-	snprintf(dir, sizeof(dir), "%s/slow", base);
-	umount2(dir, MNT_DETACH);
 }
 
 /*
@@ -397,28 +437,11 @@ static void slow(const char *bin)
  */
 static void steady(const char *bin)
 {
-	const char *paths[NR_STEADY];
-	struct target t[NR_STEADY], *ts[NR_STEADY];
-	char names[NR_STEADY][300], ms[16], dir[300];
-	int rets[NR_STEADY], status, skip = 0, answered = 0;
-	long start, took;
-	pid_t daemon;
+	int rets[NR_STEADY], answered = 0;
+	long took;
 
-	snprintf(ms, sizeof(ms), "%d", STEADY_MS);
-	daemon = start_daemon(bin, "steady", ms, &skip);
-	CHECK(daemon > 0, "fuse-hang --slow %s did not start", ms);
-	if (daemon < 0)
+	if (!open_on_slow(bin, "steady", STEADY_MS, "1", NR_STEADY, rets, &took))
 		return;
-	for (int i = 0; i < NR_STEADY; i++) {
-		snprintf(names[i], sizeof(names[i]), "%s/steady/s%d", base, i);
-		paths[i] = names[i];
-		ts[i] = &t[i];
-	}
-	setenv("FSITER_OPEN_TIMEOUT", "1", 1);
-	start = now_ms();
-	CHECK(!targets_open(NR_STEADY, paths, ts, rets), "targets_open on the steady server");
-	took = now_ms() - start;
-	setenv("FSITER_OPEN_TIMEOUT", "2", 1);
 	for (int i = 0; i < NR_STEADY; i++)
 		answered += rets[i] == -ENOENT;
 	CHECK(answered == NR_STEADY, "%d paths, %d answered: %s", NR_STEADY, answered,
@@ -426,10 +449,6 @@ static void steady(const char *bin)
 	CHECK(took > 4000, "past four times the bound of 1 s: %ld ms", took);
 	printf("%d paths at %d ms each, a bound of 1 s: %ld ms, %d answered\n", NR_STEADY,
 	       STEADY_MS, took, answered);
-	kill(daemon, SIGTERM);
-	CHECK(reap_within(daemon, 10000, &status), "fuse-hang --slow %s did not stop", ms);
-	snprintf(dir, sizeof(dir), "%s/steady", base);
-	umount2(dir, MNT_DETACH);
 }
 
 /*
@@ -439,27 +458,11 @@ static void steady(const char *bin)
  */
 static void slow_ceiling(const char *bin)
 {
-	const char *paths[NR_CEIL];
-	struct target t[NR_CEIL], *ts[NR_CEIL];
-	char names[NR_CEIL][300], dir[300];
-	int rets[NR_CEIL], status, skip = 0, answered = 0, timed_out = 0;
-	long start, took;
-	pid_t daemon;
+	int rets[NR_CEIL], answered = 0, timed_out = 0;
+	long took;
 
-	daemon = start_daemon(bin, "slow2", "900", &skip);
-	CHECK(daemon > 0, "fuse-hang --slow 900 did not start");
-	if (daemon < 0)
+	if (!open_on_slow(bin, "slow2", 900, "1", NR_CEIL, rets, &took))
 		return;
-	for (int i = 0; i < NR_CEIL; i++) {
-		snprintf(names[i], sizeof(names[i]), "%s/slow2/s%d", base, i);
-		paths[i] = names[i];
-		ts[i] = &t[i];
-	}
-	setenv("FSITER_OPEN_TIMEOUT", "1", 1);
-	start = now_ms();
-	CHECK(!targets_open(NR_CEIL, paths, ts, rets), "targets_open on the slower server");
-	took = now_ms() - start;
-	setenv("FSITER_OPEN_TIMEOUT", "2", 1);
 	for (int i = 0; i < NR_CEIL; i++) {
 		answered += rets[i] == -ENOENT;
 		timed_out += rets[i] == -ETIMEDOUT;
@@ -470,10 +473,6 @@ static void slow_ceiling(const char *bin)
 	      "%d answered in that time, %d cut off", answered, timed_out);
 	printf("%d paths at 900 ms each, a bound of 1 s: %ld ms, %d answered\n", NR_CEIL,
 	       took, answered);
-	kill(daemon, SIGTERM);
-	CHECK(reap_within(daemon, 10000, &status), "fuse-hang --slow 900 did not stop");
-	snprintf(dir, sizeof(dir), "%s/slow2", base);
-	umount2(dir, MNT_DETACH);
 }
 
 /*
