@@ -23,10 +23,21 @@ enum fsiter_fs_iter_type {
 }
 
 /*
- * union bpf_iter_link_info.fs.flags, and bpf_link_info.iter.fs.flags:
- * BPF_F_FS_ITER_EXPOSE_CACHE, the page cache to every reader.
+ * union bpf_iter_link_info.fs.flags, and bpf_link_info.iter.fs.flags.
+ *
+ * BPF_F_FS_ITER_EXPOSE_CACHE: the page cache to every reader.
+ *
+ * BPF_F_FS_ITER_WITHHELD_SUMS, BPF_FS_ITER_SB only (-EINVAL on the
+ * others): the final run of the program (inode NULL) gets in ctx->pages
+ * the sums over the inodes withheld from the reader. Without it (and
+ * without EXPOSE_CACHE) ctx->pages is NULL there: the sums are page-cache
+ * state of the files the reader may not observe, exactly one file's when
+ * one is withheld. Attaching with it needs CAP_FOWNER and
+ * CAP_DAC_READ_SEARCH, as EXPOSE_CACHE on fs_sb does (-EPERM). With
+ * EXPOSE_CACHE nothing is withheld: ctx->pages points at zero sums.
  */
 #define FSITER_F_EXPOSE_CACHE	(1U << 0)
+#define FSITER_F_WITHHELD_SUMS	(1U << 1)
 
 /* union bpf_iter_link_info, .fs member */
 struct fsiter_iter_link_info {

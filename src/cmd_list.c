@@ -24,10 +24,13 @@ static void print_pin(json_object *o)
 	size_t who_len = 0;
 	FILE *w;
 
-	snprintf(view, sizeof(view), "%s%s", strcmp(name, "-") ? name :
+	/* NAME:all for expose-cache, NAME:totals for expose-totals. */
+	snprintf(view, sizeof(view), "%s%s%s", strcmp(name, "-") ? name :
 		 strcmp(pin_json_get(o, "tag"), "-") ? "(foreign)" : "(not a view)",
 		 json_object_get_boolean(json_object_object_get(o, "expose_cache")) ?
-		 ":all" : "");
+		 ":all" : "",
+		 json_object_get_boolean(json_object_object_get(o, "expose_totals")) ?
+		 ":totals" : "");
 	json_object_object_get_ex(o, "target", &t);
 	if (t) {
 		target_kind_named(pin_json_get(t, "type"))->brief(target, sizeof(target), t);

@@ -12,8 +12,8 @@
  * alerts. A kind not listed here still gets its series, after these.
  */
 static const char *const known_kinds[] = {
-	"missing", "extra", "foreign", "view", "expose-cache", "program-changed",
-	"target-missing", "target-gone", "target-replaced", "owner", "mode",
+	"missing", "extra", "foreign", "view", "expose-cache", "expose-totals",
+	"program-changed", "target-missing", "target-gone", "target-replaced", "owner", "mode",
 	"acl", "unreadable", "unreachable", "pin-dir", "extra-search",
 	"unsafe-path", "hardlinks",
 };

@@ -100,6 +100,8 @@ json_object *pin_json(struct pin_dir *d, const char *name, json_object *manifest
 	json_object_object_add(o, "view", str_or_null(v ? v->name : NULL));
 	json_object_object_add(o, "expose_cache",
 			       json_object_new_boolean(pi.flags & FSITER_F_EXPOSE_CACHE));
+	json_object_object_add(o, "expose_totals",
+			       json_object_new_boolean(pi.flags & FSITER_F_WITHHELD_SUMS));
 	json_object_object_add(o, "top", pi.top ? json_object_new_int64(pi.top) : NULL);
 	json_object_object_add(o, "path", str_or_null(me.path));
 	json_object_object_add(o, "source", str_or_null(me.source));

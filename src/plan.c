@@ -83,9 +83,10 @@ int plan_target_check(const struct policy_entry *e, const struct target *t)
 	if (!t->unsafe_len)
 		return 0;
 	dir_trust_who(&t->unsafe, who, sizeof(who));
-	if (e->options & POLICY_OPT_EXPOSE_CACHE) {
-		err_at(&e->loc, "path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition); refused with expose-cache",
-		       ESC(e->path), (int)t->unsafe_len, e->path, who);
+	if (e->options & (POLICY_OPT_EXPOSE_CACHE | POLICY_OPT_EXPOSE_TOTALS)) {
+		err_at(&e->loc, "path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition); refused with %s",
+		       ESC(e->path), (int)t->unsafe_len, e->path, who,
+		       e->options & POLICY_OPT_EXPOSE_CACHE ? "expose-cache" : "expose-totals");
 		return -EPERM;
 	}
 	warn("%s:%u: path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition)",

@@ -46,7 +46,8 @@ enum plan_action { PLAN_KEEP, PLAN_CREATE, PLAN_REPLACE, PLAN_SKIP, PLAN_FAIL };
 enum pin_drift {
 	DRIFT_FOREIGN	= 1 << 0,	/* not one of fsiter-pin's views */
 	DRIFT_VIEW	= 1 << 1,	/* another view */
-	DRIFT_EXPOSE	= 1 << 2,	/* the link's expose-cache flag differs */
+	DRIFT_EXPOSE	= 1 << 2,	/* the link's expose-cache flag, or a flag
+					 * fsiter-pin does not know, differs */
 	DRIFT_PROGRAM	= 1 << 3,	/* the view's program, another version */
 	DRIFT_GONE	= 1 << 4,	/* its filesystem was unmounted */
 	DRIFT_TARGET	= 1 << 5,	/* the path names another object now */
@@ -56,6 +57,7 @@ enum pin_drift {
 	DRIFT_PERMS_UNREADABLE = 1 << 9,	/* owner, mode or ACL */
 	DRIFT_UNREADABLE = 1 << 10,	/* the pin itself (audit) */
 	DRIFT_TOP	= 1 << 11,	/* the program lists another top=N */
+	DRIFT_EXPOSE_TOTALS = 1 << 12,	/* the link's withheld-sums flag differs */
 };
 
 struct plan_item {
@@ -119,9 +121,10 @@ struct plan {
  * What E's path opened to (T), as apply checks it: a file with other
  * names (hard links) without the option 'hardlinks' (-EMLINK), or a
  * directory on the way that a user other than root may change with
- * expose-cache, which would show that file's page cache to every reader
- * (-EPERM), fail the entry; without expose-cache, such a directory is a
- * warning. Each said with E's file and line. 0 or -errno.
+ * expose-cache, which would show that file's page cache to every reader,
+ * or expose-totals, the sums over the files withheld from them (-EPERM),
+ * fail the entry; without either, such a directory is a warning. Each
+ * said with E's file and line. 0 or -errno.
  */
 int plan_target_check(const struct policy_entry *e, const struct target *t);
 

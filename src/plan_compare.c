@@ -13,7 +13,8 @@
 
 __u32 plan_link_flags(const struct policy_entry *e)
 {
-	return (e->options & POLICY_OPT_EXPOSE_CACHE) ? FSITER_F_EXPOSE_CACHE : 0;
+	return ((e->options & POLICY_OPT_EXPOSE_CACHE) ? FSITER_F_EXPOSE_CACHE : 0) |
+	       ((e->options & POLICY_OPT_EXPOSE_TOTALS) ? FSITER_F_WITHHELD_SUMS : 0);
 }
 
 const struct view_prog *plan_view(const struct plan *pl,
@@ -42,6 +43,7 @@ unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
 	const struct policy_entry *e = it->entry;
 	const struct view_desc *pv;
 	unsigned int drift = 0;
+	__u32 flags;
 
 	if (!pi->is_link)
 		return DRIFT_FOREIGN;
@@ -57,8 +59,11 @@ unsigned int pin_drift(const struct plan_item *it, const struct pin_info *pi,
 	else if (pi->top != policy_entry_top(e))
 		drift |= DRIFT_TOP;
 	/* The kernel's own word on what the link shows. */
-	if (pi->flags != plan_link_flags(e))
+	flags = pi->flags ^ plan_link_flags(e);
+	if (flags & ~FSITER_F_WITHHELD_SUMS)
 		drift |= DRIFT_EXPOSE;
+	if (flags & FSITER_F_WITHHELD_SUMS)
+		drift |= DRIFT_EXPOSE_TOTALS;
 
 	if (pi->gone)
 		drift |= DRIFT_GONE;
@@ -74,6 +79,7 @@ const char *drift_word(unsigned int drift)
 		{ DRIFT_VIEW, "view" },
 		{ DRIFT_TOP, "top" },
 		{ DRIFT_EXPOSE, "expose-cache" },
+		{ DRIFT_EXPOSE_TOTALS, "expose-totals" },
 		{ DRIFT_GONE | DRIFT_TARGET, "target" },
 		{ DRIFT_PERMS_UNREADABLE, "owner, mode or ACL" },
 		{ DRIFT_OWNER, "owner" },

@@ -53,6 +53,10 @@ static void link_findings(struct out *o, const struct plan *pl,
 	if (it->drift & DRIFT_EXPOSE)
 		say(o, "expose-cache", e->name, &e->loc, "%s page-cache state to every reader",
 		    pi->flags & FSITER_F_EXPOSE_CACHE ? "shows" : "withholds");
+	if (it->drift & DRIFT_EXPOSE_TOTALS)
+		say(o, "expose-totals", e->name, &e->loc,
+		    "%s the page-cache sums of the files a reader may not observe",
+		    pi->flags & FSITER_F_WITHHELD_SUMS ? "shows" : "withholds");
 	if (it->drift & DRIFT_PROGRAM)
 		say(o, "program-changed", e->name, &e->loc,
 		    "program tag %s, this fsiter-pin's view has %s", pi->tag,
@@ -133,7 +137,8 @@ static void path_findings(struct out *o, const struct plan_item *it,
 	say(o, "unsafe-path", e->name, &e->loc,
 	    "path '%s': %.*s may be changed by %s so what it names is not root's to decide (an unsafe path transition)%s",
 	    e->path, (int)t->unsafe_len, e->path, who,
-	    e->options & POLICY_OPT_EXPOSE_CACHE ? "; apply fails the entry, as it has expose-cache" : "");
+	    e->options & POLICY_OPT_EXPOSE_CACHE ? "; apply fails the entry, as it has expose-cache" :
+	    e->options & POLICY_OPT_EXPOSE_TOTALS ? "; apply fails the entry, as it has expose-totals" : "");
 }
 
 static void item_findings(struct out *o, const struct plan *pl,

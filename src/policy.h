@@ -28,6 +28,15 @@
 #define POLICY_OPT_EXPOSE_RAW	0x2	/* inode-raw may be granted to non-root */
 #define POLICY_OPT_EXPOSE_CACHE	0x4	/* page-cache state to every reader */
 #define POLICY_OPT_HARDLINKS	0x8	/* a file with other names is fine */
+/* A whole filesystem's totals, with the sums over the files withheld
+ * from the reader (views on TARGET_SB only).
+ */
+#define POLICY_OPT_EXPOSE_TOTALS 0x10
+/* The options that lift a protection of the kernel's for every reader the
+ * pin lets in: they need owner root and a path only root controls.
+ */
+#define POLICY_OPT_EXPOSE	(POLICY_OPT_EXPOSE_RAW | POLICY_OPT_EXPOSE_CACHE | \
+				 POLICY_OPT_EXPOSE_TOTALS)
 
 /* top=N of the views that take it (VIEW_TAKES_TOP): how many files. At
  * most what one run of the view can print (bpf/cache-top.bpf.c TOP_MAX).

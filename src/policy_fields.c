@@ -179,6 +179,7 @@ static const struct {
 	{ "nofail", POLICY_OPT_NOFAIL },
 	{ "expose-raw", POLICY_OPT_EXPOSE_RAW },
 	{ "expose-cache", POLICY_OPT_EXPOSE_CACHE },
+	{ "expose-totals", POLICY_OPT_EXPOSE_TOTALS },
 	{ "hardlinks", POLICY_OPT_HARDLINKS },
 };
 
@@ -247,7 +248,7 @@ const char *policy_options_parse(const char *s, unsigned int *out,
 			memcpy(word, s, n);
 			word[n] = '\0';
 			*bad = word;
-			return n ? "unknown option (known: nofail, expose-raw, expose-cache, hardlinks, top=N)" :
+			return n ? "unknown option (known: nofail, expose-raw, expose-cache, expose-totals, hardlinks, top=N)" :
 				   "empty option";
 		}
 		if (flags & options[i].flag) {

@@ -280,6 +280,16 @@ static bool grants_non_root(const struct policy_entry *e)
 	return false;
 }
 
+/* The first expose-* option of OPTIONS, for messages. */
+static const char *expose_name(unsigned int options)
+{
+	if (options & POLICY_OPT_EXPOSE_RAW)
+		return "expose-raw";
+	if (options & POLICY_OPT_EXPOSE_CACHE)
+		return "expose-cache";
+	return "expose-totals";
+}
+
 static int validate_entry(struct policy_entry *e, void **cache, bool no_resolve)
 {
 	const struct lookup *owner = NULL, *group = NULL;
@@ -322,17 +332,26 @@ static int validate_entry(struct policy_entry *e, void **cache, bool no_resolve)
 	/* The owner of a pin may chmod it and set its ACL: with a non-root
 	 * owner the policy would not bound who reads what expose-* lifts.
 	 */
-	if (owner && !owner->ret && e->uid != 0 &&
-	    (e->options & (POLICY_OPT_EXPOSE_RAW | POLICY_OPT_EXPOSE_CACHE))) {
+	if (owner && !owner->ret && e->uid != 0 && (e->options & POLICY_OPT_EXPOSE)) {
+		const char *opt = expose_name(e->options);
+
 		err_at(&e->loc, "owner '%s' with '%s': the owner of a pin can chmod it wider than the policy says; %s needs owner root",
-		       ESC(e->owner), e->options & POLICY_OPT_EXPOSE_RAW ? "expose-raw" : "expose-cache",
-		       e->options & POLICY_OPT_EXPOSE_RAW ? "expose-raw" : "expose-cache");
+		       ESC(e->owner), opt, opt);
 		ret = -EINVAL;
 	}
 	if ((e->options & POLICY_OPT_EXPOSE_CACHE) &&
 	    !(e->view->flags & VIEW_SHOWS_CACHE)) {
 		err_at(&e->loc, "option 'expose-cache' is for the views that show page-cache state (%s), not '%s'",
 		       view_names_showing_cache(), e->view->name);
+		ret = -EINVAL;
+	}
+	if ((e->options & POLICY_OPT_EXPOSE_TOTALS) && e->view->target != TARGET_SB) {
+		err_at(&e->loc, "option 'expose-totals' is for the views of a whole filesystem (%s), not '%s'",
+		       view_names_whole_fs(), e->view->name);
+		ret = -EINVAL;
+	} else if ((e->options & POLICY_OPT_EXPOSE_TOTALS) &&
+		   (e->options & POLICY_OPT_EXPOSE_CACHE)) {
+		err_at(&e->loc, "options 'expose-cache' and 'expose-totals' together: with expose-cache nothing is withheld, so the totals are whole already; give one of them");
 		ret = -EINVAL;
 	}
 	if (e->top && !(e->view->flags & VIEW_TAKES_TOP)) {

@@ -21,16 +21,25 @@ const struct view_desc *view_lookup(const char *name)
 	return NULL;
 }
 
-/* "a, b, c": the names of the views with all of FLAGS, into BUF. */
-static const char *names_with(char *buf, size_t size, unsigned int flags)
+/* "a, b, c": the names of the views with all of FLAGS and, unless it is
+ * TARGET_KINDS, on TARGET, into BUF.
+ */
+static const char *names_of(char *buf, size_t size, unsigned int flags,
+			    enum view_target target)
 {
 	size_t n = 0;
 
 	for (int i = 0; i < VIEW_COUNT; i++)
-		if ((view_table[i].flags & flags) == flags)
+		if ((view_table[i].flags & flags) == flags &&
+		    (target == TARGET_KINDS || view_table[i].target == target))
 			n += snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
 				      view_table[i].name);
 	return buf;
+}
+
+static const char *names_with(char *buf, size_t size, unsigned int flags)
+{
+	return names_of(buf, size, flags, TARGET_KINDS);
 }
 
 const char *view_names(void)
@@ -52,6 +61,13 @@ const char *view_names_taking_top(void)
 	static char names[VIEW_COUNT * 32];
 
 	return *names ? names : names_with(names, sizeof(names), VIEW_TAKES_TOP);
+}
+
+const char *view_names_whole_fs(void)
+{
+	static char names[VIEW_COUNT * 32];
+
+	return *names ? names : names_of(names, sizeof(names), 0, TARGET_SB);
 }
 
 const struct view_desc *view_by_prog_name(const char *prog_name)

@@ -68,6 +68,10 @@ const char *view_names(void);
 const char *view_names_showing_cache(void);
 /* "cache-top": the views that take top=N. */
 const char *view_names_taking_top(void);
+/* "cache-summary, cache-top": the views of a whole filesystem (TARGET_SB),
+ * whose totals the option expose-totals makes whole.
+ */
+const char *view_names_whole_fs(void);
 /* The view whose program is called PROG_NAME (as truncated in prog info). */
 const struct view_desc *view_by_prog_name(const char *prog_name);
 

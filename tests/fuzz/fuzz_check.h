@@ -137,7 +137,8 @@ static void check_parsed(const struct policy *p)
 		if (e->mode & ~0444)
 			BROKEN("'%s' has mode %04o", e->name, (unsigned int)e->mode);
 		if (e->options & ~(POLICY_OPT_NOFAIL | POLICY_OPT_EXPOSE_RAW |
-				   POLICY_OPT_EXPOSE_CACHE | POLICY_OPT_HARDLINKS))
+				   POLICY_OPT_EXPOSE_CACHE | POLICY_OPT_EXPOSE_TOTALS |
+				   POLICY_OPT_HARDLINKS))
 			BROKEN("'%s' has options %#x", e->name, e->options);
 		if (policy_find(p, e->name) != e)
 			BROKEN("policy_find('%s') is not entry %zu", e->name, i);
@@ -163,13 +164,18 @@ static void check_valid(const struct policy *p)
 	for (size_t i = 0; i < n; i++) {
 		const struct policy_entry *e = &p->entries[i];
 
-		if ((e->options & (POLICY_OPT_EXPOSE_RAW | POLICY_OPT_EXPOSE_CACHE)) &&
-		    e->uid != 0)
+		if ((e->options & (POLICY_OPT_EXPOSE_RAW | POLICY_OPT_EXPOSE_CACHE |
+				   POLICY_OPT_EXPOSE_TOTALS)) && e->uid != 0)
 			BROKEN("'%s': expose-* with owner uid %u", e->name,
 			       (unsigned int)e->uid);
 		if ((e->options & POLICY_OPT_EXPOSE_CACHE) &&
 		    !(e->view->flags & VIEW_SHOWS_CACHE))
 			BROKEN("'%s': expose-cache on view %s", e->name, e->view->name);
+		if ((e->options & POLICY_OPT_EXPOSE_TOTALS) && e->view->target != TARGET_SB)
+			BROKEN("'%s': expose-totals on view %s", e->name, e->view->name);
+		if ((e->options & POLICY_OPT_EXPOSE_TOTALS) &&
+		    (e->options & POLICY_OPT_EXPOSE_CACHE))
+			BROKEN("'%s': expose-totals with expose-cache", e->name);
 		if (e->acl && !e->nr_grants)
 			BROKEN("'%s': an ACL without grants", e->name);
 		v[i] = e;

@@ -137,6 +137,37 @@ static void test_drift_sb(void)
 	CHECK(pin_drift(&it, &pi, &v) == DRIFT_VIEW, "cache-summary, not cache-top");
 }
 
+/* expose-totals: the link's FSITER_F_WITHHELD_SUMS, a drift of its own. */
+static void test_drift_totals(void)
+{
+	struct policy_entry e = entry("cache-summary", "s", POLICY_OPT_EXPOSE_TOTALS);
+	struct plan_item it = { .entry = &e, .target = { .fd = 0, .dev = 0x801, .mnt_id = 30 } };
+	struct view_prog v = { 0 };
+	struct pin_info pi = link_of("cache-summary");
+
+	strcpy(v.tag, TAG_A);
+	pi.fs_type = FSITER_FS_ITER_SB;
+	pi.ino = 0;
+	CHECK(plan_link_flags(&e) == FSITER_F_WITHHELD_SUMS, "attached with the flag");
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_EXPOSE_TOTALS, "asked for, linked without");
+	pi.flags = FSITER_F_WITHHELD_SUMS;
+	CHECK(pin_drift(&it, &pi, &v) == 0, "asked for and linked");
+	e.options = 0;
+	CHECK(plan_link_flags(&e) == 0, "no option, no flag");
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_EXPOSE_TOTALS, "linked with it, not asked for");
+	pi.flags = FSITER_F_EXPOSE_CACHE;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_EXPOSE, "expose-cache is the other drift");
+	e.options = POLICY_OPT_EXPOSE_TOTALS;
+	CHECK(pin_drift(&it, &pi, &v) == (DRIFT_EXPOSE | DRIFT_EXPOSE_TOTALS),
+	      "expose-cache linked, expose-totals asked: both");
+	pi.flags = FSITER_F_WITHHELD_SUMS | 0x80;
+	CHECK(pin_drift(&it, &pi, &v) == DRIFT_EXPOSE,
+	      "a flag fsiter-pin does not know: expose-cache's drift, as before");
+	CHECK(!strcmp(drift_word(DRIFT_EXPOSE_TOTALS), "expose-totals"), "drift word");
+	CHECK(!strcmp(drift_word(DRIFT_EXPOSE_TOTALS | DRIFT_MODE), "expose-totals"),
+	      "expose-totals before the perms");
+}
+
 /* The sb kind's row: the superblock and the mount, its words for people. */
 static void test_kind_sb(void)
 {
@@ -343,6 +374,47 @@ static void test_path_findings(void)
 	manifest_dir = MANIFEST_DIR;
 }
 
+/* audit's words for expose-totals: its own kind, either way, and on an
+ * unsafe path, that apply fails the entry.
+ */
+static void test_totals_findings(void)
+{
+	struct policy_entry e[] = { entry("cache-summary", "s", POLICY_OPT_EXPOSE_TOTALS),
+				    entry("cache-top", "t", 0),
+				    entry("cache-top", "u", POLICY_OPT_EXPOSE_TOTALS) };
+	struct plan_item items[3] = {
+		{ .entry = &e[0], .pinned = true, .drift = DRIFT_EXPOSE_TOTALS },
+		{ .entry = &e[1], .pinned = true, .drift = DRIFT_EXPOSE_TOTALS },
+		{ .entry = &e[2], .pinned = true,
+		  .target = { .fd = 0, .mode = S_IFDIR | 0755, .nlink = 2,
+			      .unsafe_len = 8, .unsafe = { DIR_OTHER, 0 } } },
+	};
+	struct plan pl = { .items = items, .nr_items = 3, .pin_dir = "/sys/fs/bpf/fsiter",
+			   .policy = { .entries = e, .nr_entries = 3 } };
+	size_t n;
+
+	for (int i = 0; i < 3; i++) {
+		items[i].pin = link_of(e[i].view->name);
+		items[i].pin.fs_type = FSITER_FS_ITER_SB;
+	}
+	items[1].pin.flags = FSITER_F_WITHHELD_SUMS;
+	items[2].pin.flags = FSITER_F_WITHHELD_SUMS;
+	e[0].path = "/srv";
+	e[1].path = "/var";
+	e[2].path = "/srv/tmp/u";
+	manifest_dir = "/nonexistent";
+	nfound = 0;
+	n = plan_findings(&pl, collect, NULL);
+	CHECK(n == 3 && nfound == 3, "3 findings, got %zu", n);
+	CHECK(!strcmp(found[0], "expose-totals s: withholds the page-cache sums of the files a reader may not observe"),
+	      "%s", found[0]);
+	CHECK(!strcmp(found[1], "expose-totals t: shows the page-cache sums of the files a reader may not observe"),
+	      "%s", found[1]);
+	CHECK(!strcmp(found[2], "unsafe-path u: path '/srv/tmp/u': /srv/tmp may be changed by every user so what it names is not root's to decide (an unsafe path transition); apply fails the entry, as it has expose-totals"),
+	      "%s", found[2]);
+	manifest_dir = MANIFEST_DIR;
+}
+
 /* What FN(ARG) prints on stdout, in OUT. */
 static void stdout_of(void (*fn)(void *), void *arg, char *out, size_t size)
 {
@@ -472,9 +544,11 @@ int main(void)
 	test_kind_sb();
 	test_drift_sb();
 	test_drift_word();
+	test_drift_totals();
 	test_match();
 	test_findings();
 	test_path_findings();
+	test_totals_findings();
 	test_print_escapes();
 	test_stubs();
 	return check_summary();

@@ -200,7 +200,7 @@ static void test_top(void)
 	bad("cache-top x /var - - - - top=99999999999999999999", "option 'top=99999999999999999999': expected top=N");
 	bad("cache-top x /var - - - - top=5,top=5", "option 'top': given twice");
 	bad("cache-top x /var - - - - top=5,", "empty option");
-	bad("cache-top x /var - - - - top", "option 'top': unknown option (known: nofail, expose-raw, expose-cache, hardlinks, top=N)");
+	bad("cache-top x /var - - - - top", "option 'top': unknown option (known: nofail, expose-raw, expose-cache, expose-totals, hardlinks, top=N)");
 	bad("cache-summary x /var - - - - top=5", "t.conf:1: option 'top=5' is for the views that list files (cache-top), not 'cache-summary'");
 	bad("inode x /etc/passwd - - - - top=5", "option 'top=5' is for the views that list files (cache-top), not 'inode'");
 	/* The same view of the same path: a repeat only with the same N. */
@@ -209,6 +209,51 @@ static void test_top(void)
 	ret = run(&p, "t.conf", "cache-top a /var - - - - top=20\ncache-top b /var - - - - top=21\n", 1);
 	CHECK(ret == 0, "another N is another entry: ret %d", ret);
 	policy_free(&p);
+}
+
+/*
+ * expose-totals: the views of a whole filesystem only, not with
+ * expose-cache (which withholds nothing), owner root, and part of what
+ * makes two entries of one path different.
+ */
+static void test_expose_totals(void)
+{
+	struct policy p;
+	const struct policy_entry *e;
+	int ret;
+
+	policy_init(&p);
+	ret = run(&p, "t.conf",
+		  "cache-summary var-sum /var 0444 - - - expose-totals\n"
+		  "cache-top var-top /var 0440 root nogroup - top=5,expose-totals,nofail\n"
+		  "cache-summary var-sum-plain /var 0444\n",
+		  1);
+	CHECK(ret == 0, "expose-totals: ret %d", ret);
+	CHECK(msgs && !*msgs, "expose-totals: no messages");
+	e = policy_find(&p, "var-sum");
+	CHECK(e && e->options == POLICY_OPT_EXPOSE_TOTALS, "expose-totals on cache-summary");
+	e = policy_find(&p, "var-top");
+	CHECK(e && e->top == 5 &&
+	      e->options == (POLICY_OPT_EXPOSE_TOTALS | POLICY_OPT_NOFAIL),
+	      "expose-totals on cache-top, among options");
+	e = policy_find(&p, "var-sum-plain");
+	CHECK(e && !e->options, "the same view and path without it: another entry");
+	policy_free(&p);
+
+	bad("cache x /etc/passwd 0444 - - - expose-totals",
+	    "t.conf:1: option 'expose-totals' is for the views of a whole filesystem (cache-summary, cache-top), not 'cache'");
+	bad("inode x /etc/passwd - - - - expose-totals", "option 'expose-totals' is for the views of a whole filesystem (cache-summary, cache-top), not 'inode'");
+	bad("mount x / - - - - expose-totals", "not 'mount'");
+	bad("inode-raw x /etc/passwd - - - - expose-totals", "not 'inode-raw'");
+	bad("cache-summary x /var 0444 - - - expose-totals,expose-cache",
+	    "t.conf:1: options 'expose-cache' and 'expose-totals' together: with expose-cache nothing is withheld, so the totals are whole already; give one of them");
+	bad("cache-top x /var 0444 - - - expose-cache,top=3,expose-totals", "options 'expose-cache' and 'expose-totals' together");
+	bad("cache-top x /var 0444 - - - expose-totals,expose-totals", "option 'expose-totals': given twice");
+	bad("cache-summary x /var 0440 nobody - - expose-totals",
+	    "t.conf:1: owner 'nobody' with 'expose-totals': the owner of a pin can chmod it wider than the policy says; expose-totals needs owner root");
+	bad("cache-top x /var 0400 65534 root - nofail,expose-totals", "owner '65534' with 'expose-totals'");
+	bad("cache-summary a /var 0444 - - - expose-totals\ncache-summary b /var 0440 - - - expose-totals\n",
+	    "t.conf:2: 'b' repeats 'a' (t.conf:1): the same view of the same path with the same options");
 }
 
 static void test_bad_fields(void)
@@ -857,6 +902,7 @@ int main(void)
 {
 	test_good();
 	test_top();
+	test_expose_totals();
 	test_bad_fields();
 	test_bad_validate();
 	test_all_errors();
