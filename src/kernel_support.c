@@ -7,6 +7,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "diag.h"
+#include "fsiter_uapi.h"
 #include "kernel_support.h"
 #include "target_kind.h"
 
@@ -100,6 +101,25 @@ static bool has_fs_link_info(const struct btf *btf, const char *member)
 	return false;
 }
 
+/* Is NAME a value of an enum in BTF? */
+static bool has_enum_value(const struct btf *btf, const char *name)
+{
+	__u32 n = btf__type_cnt(btf);
+
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_enum *e;
+
+		if (!btf_is_enum(t))
+			continue;
+		e = btf_enum(t);
+		for (int i = 0; i < btf_vlen(t); i++, e++)
+			if (!strcmp(btf__name_by_offset(btf, e->name_off), name))
+				return true;
+	}
+	return false;
+}
+
 static void add_missing(struct kernel_missing *km, const char *what,
 			const char *patch)
 {
@@ -158,19 +178,12 @@ void kernel_report_missing(const struct kernel_missing *km)
 		    u.release, list, patches);
 }
 
-int kernel_check_views(const bool used[VIEW_COUNT], struct kernel_missing *km)
+int kernel_check_btf(const struct btf *btf, const bool used[VIEW_COUNT],
+		     __u32 link_flags, struct kernel_missing *km)
 {
 	unsigned int features = 0;
-	struct btf *btf;
 	int ret = 0;
 
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
-		ret = -errno;
-		err("cannot read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
-		    strerror(-ret));
-		return ret;
-	}
 	for (int v = 0; v < VIEW_COUNT; v++)
 		if (used[v])
 			features |= view_table[v].features |
@@ -193,6 +206,35 @@ int kernel_check_views(const bool used[VIEW_COUNT], struct kernel_missing *km)
 			    PATCH_FS_INODE);
 		ret = -ENOTSUP;
 	}
+	/*
+	 * The flag's value is in the enum that holds EXPOSE_CACHE's. Only a
+	 * kernel whose BTF has that enum can say it lacks the flag; any other
+	 * finds out at attach (-EINVAL).
+	 */
+	if ((link_flags & FSITER_F_WITHHELD_SUMS) &&
+	    has_enum_value(btf, "BPF_F_FS_ITER_EXPOSE_CACHE") &&
+	    !has_enum_value(btf, "BPF_F_FS_ITER_WITHHELD_SUMS")) {
+		add_missing(km, "the sums over withheld files of fs_sb iterators, for expose-totals (no BPF_F_FS_ITER_WITHHELD_SUMS in its BTF)",
+			    PATCH_FS_SB);
+		ret = -ENOTSUP;
+	}
+	return ret;
+}
+
+int kernel_check_views(const bool used[VIEW_COUNT], __u32 link_flags,
+		       struct kernel_missing *km)
+{
+	struct btf *btf;
+	int ret;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		ret = -errno;
+		err("cannot read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
+		    strerror(-ret));
+		return ret;
+	}
+	ret = kernel_check_btf(btf, used, link_flags, km);
 	btf__free(btf);
 	return ret;
 }

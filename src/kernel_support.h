@@ -8,6 +8,7 @@
 #define FSITER_KERNEL_SUPPORT_H
 
 #include <stdbool.h>
+#include <linux/types.h>
 #include "view_table.h"
 
 #define KERNEL_MISSING_MAX 8
@@ -20,11 +21,17 @@ struct kernel_missing {
 };
 
 /*
- * Check, in the kernel's BTF, for what the views marked in USED need, and
- * for link info on fs iterators; each missing piece is added to KM.
+ * Check, in the kernel's BTF, for what the views marked in USED need, for
+ * link info on fs iterators, and for the flags in LINK_FLAGS (FSITER_F_*,
+ * those of every entry together); each missing piece is added to KM.
  * 0, -ENOTSUP, or another negative errno (reported).
  */
-int kernel_check_views(const bool used[VIEW_COUNT], struct kernel_missing *km);
+int kernel_check_views(const bool used[VIEW_COUNT], __u32 link_flags,
+		       struct kernel_missing *km);
+/* The same, in BTF (kernel_check_views() loads the kernel's). */
+struct btf;
+int kernel_check_btf(const struct btf *btf, const bool used[VIEW_COUNT],
+		     __u32 link_flags, struct kernel_missing *km);
 /*
  * Does the bpffs directory DIRFD take POSIX ACLs? 0, -ENOTSUP (added to
  * KM), or another negative errno (reported).

@@ -26,8 +26,8 @@ static bool needs_acls(const struct policy *p)
 	return false;
 }
 
-/* The kernel checks: fs targets for the views in use; for apply, ACLs in
- * bpffs if the policy grants any.
+/* The kernel checks: fs targets for the views in use, and the link flags
+ * the entries ask for; for apply, ACLs in bpffs if the policy grants any.
  */
 static int check_kernel(const struct plan *pl)
 {
@@ -36,12 +36,15 @@ static int check_kernel(const struct plan *pl)
 	struct kernel_missing km = { 0 };
 	char dir[PATH_MAX];
 	struct statfs sf;
+	__u32 flags = 0;
 	int ret, fd;
 
-	for (size_t i = 0; i < p->nr_entries; i++)
+	for (size_t i = 0; i < p->nr_entries; i++) {
 		used[p->entries[i].view->id] = true;
+		flags |= plan_link_flags(&p->entries[i]);
+	}
 	/* Both checks run, so one message lists all that is missing. */
-	ret = kernel_check_views(used, &km);
+	ret = kernel_check_views(used, flags, &km);
 	if (pl->mode == PLAN_AUDIT || !needs_acls(p))
 		goto out;
 	/* The deepest directory of pin-dir that exists, on bpffs. */
