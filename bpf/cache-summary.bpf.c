@@ -5,22 +5,27 @@
  *
  *   fs.type ext4
  *   fs.dev 8:1
- *   inodes N          inodes with pages in the cache
- *   cached N          pages
- *   dirty N
- *   writeback N
+ *   inodes N          inodes with pages in the cache, or -
+ *   cached N          pages, or -
+ *   dirty N           or -
+ *   writeback N       or -
  *   observed.inodes N the part of those held by files the reader may observe
  *   observed.cached N
  *   observed.dirty N
  *   observed.writeback N
- *   observed.share P% observed.cached of cached, in percent
+ *   observed.share P% observed.cached of cached, in percent, or -
  *
  * The fs_sb iterator runs the program once per cached inode of the
- * filesystem that the reader may observe (owns or may write; every one
- * with expose-cache), with that inode's counts in ctx->pages, and once
- * more at the end with inode NULL and ctx->pages the sums over the others,
- * which it does not name. The program adds up the first kind and prints
- * everything in the last run.
+ * filesystem that the reader may observe (owns or may write, and could
+ * reach; every one with expose-cache), with that inode's counts in
+ * ctx->pages, and once more at the end with inode NULL. In that last run
+ * ctx->pages is the sums over the others, which it does not name, only
+ * for a link attached with BPF_F_FS_ITER_WITHHELD_SUMS (option
+ * expose-totals; with expose-cache, sums of 0, nothing being withheld);
+ * otherwise NULL: with one file withheld, the sums would be its own
+ * page-cache state. Then no total is known, and the totals and the share
+ * print "-", every key kept, so that a parser sees the same lines. The
+ * program adds up the first kind and prints everything in the last run.
  *
  * One walk may take several read()s, and several readers may read the
  * same pin at once: the sums of each walk are its own (sb_walks.h).
@@ -73,19 +78,29 @@ int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
 		return 0;
 	}
 
-	/* The last run: ctx->pages holds what the reader may not see. */
-	all = w->seen;
-	if (pages)
-		sums_add(&all, pages);
+	/*
+	 * The last run: ctx->pages holds the sums over what the reader may
+	 * not see, or is NULL when the kernel withholds even those.
+	 */
 	print_fs(seq, root);
-	BPF_SEQ_PRINTF(seq, "inodes %llu\ncached %llu\ndirty %llu\nwriteback %llu\n",
-		       all.inodes, all.cached, all.dirty, all.writeback);
+	all = w->seen;
+	if (pages) {
+		sums_add(&all, pages);
+		BPF_SEQ_PRINTF(seq, "inodes %llu\ncached %llu\ndirty %llu\nwriteback %llu\n",
+			       all.inodes, all.cached, all.dirty, all.writeback);
+	} else {
+		BPF_SEQ_PRINTF(seq, "inodes -\ncached -\ndirty -\nwriteback -\n");
+	}
 	BPF_SEQ_PRINTF(seq, "observed.inodes %llu\nobserved.cached %llu\n",
 		       w->seen.inodes, w->seen.cached);
 	BPF_SEQ_PRINTF(seq, "observed.dirty %llu\nobserved.writeback %llu\n",
 		       w->seen.dirty, w->seen.writeback);
-	pct = share(w->seen.cached, all.cached);
-	BPF_SEQ_PRINTF(seq, "observed.share %llu.%02llu%%\n", pct / 100, pct % 100);
+	if (pages) {
+		pct = share(w->seen.cached, all.cached);
+		BPF_SEQ_PRINTF(seq, "observed.share %llu.%02llu%%\n", pct / 100, pct % 100);
+	} else {
+		BPF_SEQ_PRINTF(seq, "observed.share -\n");
+	}
 	walk_done(&walks, seq);
 	return 0;
 }

@@ -8,14 +8,19 @@
  *   top 20
  *   file CACHED DIRTY WRITEBACK INO PATH     the top files, most cached first
  *   rest FILES CACHED DIRTY WRITEBACK        the other files the reader may observe
- *   other FILES CACHED DIRTY WRITEBACK       the files it may not: no names
+ *   other FILES CACHED DIRTY WRITEBACK       the files it may not: no names;
+ *   other - - - -                            or not even sums
  *
  * The fs_sb iterator runs the program once per cached inode that the
- * reader may observe (owns or may write; every one with expose-cache),
- * with its counts in ctx->pages, and once more at the end with inode NULL
- * and ctx->pages the sums over the others. The program keeps the top
- * files in a bounded min-heap by cached pages, and prints in the last
- * run.
+ * reader may observe (owns or may write, and could reach; every one with
+ * expose-cache), with its counts in ctx->pages, and once more at the end
+ * with inode NULL. In that last run ctx->pages is the sums over the
+ * others only for a link attached with BPF_F_FS_ITER_WITHHELD_SUMS
+ * (option expose-totals; with expose-cache, sums of 0); otherwise NULL,
+ * since with one file withheld the sums would be its own page-cache
+ * state, and "other" says "-" for each: not known, which 0 would not say.
+ * The program keeps the top files in a bounded min-heap by cached pages,
+ * and prints in the last run.
  *
  * State is per walk, never global: one walk may take several read()s and
  * several readers may read the pin at once. Each walk's heap is its own
@@ -429,7 +434,10 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 		return 0;
 	}
 
-	/* The last run: ctx->pages holds what the reader may not see. */
+	/*
+	 * The last run: ctx->pages holds the sums over what the reader may
+	 * not see, or is NULL when the kernel withholds even those.
+	 */
 	print_fs(seq, root);
 	BPF_SEQ_PRINTF(seq, "top %llu\n", n);
 	p.w = w;
@@ -443,7 +451,7 @@ int fsiter_sb_top(struct bpf_iter__fs_sb *ctx)
 		BPF_SEQ_PRINTF(seq, "other %llu %llu %llu %llu\n", pages->nr_inodes,
 			       pages->nr_cache, pages->nr_dirty, pages->nr_writeback);
 	else
-		BPF_SEQ_PRINTF(seq, "other 0 0 0 0\n");
+		BPF_SEQ_PRINTF(seq, "other - - - -\n");
 	walk_done(&walks, seq);
 	return 0;
 }

@@ -2,15 +2,16 @@
 /*
  * fsiter-ktool: a test helper for the kernel series, not an admin tool.
  *
- *   fsiter-ktool read [--opath] [--expose-cache] OBJ PROG PATH
+ *   fsiter-ktool read [--opath] [--expose-cache] [--withheld-sums] OBJ PROG PATH
  *       print the iterator's output
- *   fsiter-ktool pin  [--opath] [--expose-cache] OBJ PROG PATH PIN
+ *   fsiter-ktool pin  [--opath] [--expose-cache] [--withheld-sums] OBJ PROG PATH PIN
  *       pin an iterator link
  *   fsiter-ktool race OBJ PROG DIR ROUNDS
  *       race the last unlink of a file against umount (ktool_race.c)
  *
  * --opath opens PATH with O_PATH; --expose-cache attaches with
- * BPF_F_FS_ITER_EXPOSE_CACHE.
+ * BPF_F_FS_ITER_EXPOSE_CACHE, --withheld-sums with
+ * BPF_F_FS_ITER_WITHHELD_SUMS.
  *
  * OBJ is a compiled BPF object (a view from bpf/ or a test program), PROG
  * the name of an iter/fs_inode or iter/fs_mnt program in it. The exit
@@ -143,6 +144,8 @@ int main(int argc, char **argv)
 			flags = O_PATH;
 		else if (!strcmp(argv[i], "--expose-cache"))
 			link_flags |= FSITER_F_EXPOSE_CACHE;
+		else if (!strcmp(argv[i], "--withheld-sums"))
+			link_flags |= FSITER_F_WITHHELD_SUMS;
 		else
 			break;
 	}
@@ -154,7 +157,7 @@ int main(int argc, char **argv)
 				      link_flags, argv[i + 3]) ? 1 : 0;
 	if (argc == 6 && !strcmp(argv[1], "race"))
 		return ktool_race(argv[2], argv[3], argv[4], argv[5]);
-	fprintf(stderr, "usage: fsiter-ktool read|pin [--opath] [--expose-cache] OBJ PROG PATH [PIN]\n"
+	fprintf(stderr, "usage: fsiter-ktool read|pin [--opath] [--expose-cache] [--withheld-sums] OBJ PROG PATH [PIN]\n"
 		"       fsiter-ktool race OBJ PROG DIR ROUNDS\n");
 	return 2;
 }

@@ -8,7 +8,8 @@
 #   - top: cat of cache-top names the 16-page files, and its named and
 #     "rest" lines add up to every file and page;
 #   - others: a reader who may observe none of the files (the program
-#     never runs for them) reads the same totals as "other" sums;
+#     never runs for them) reads the same totals as "other" sums (the
+#     pin has expose-totals: without, the totals are withheld, "-");
 #   - interrupt: SIGINT and SIGTERM still end that long read() midway;
 #   - wait: a second reader that waits for that read(), in open() or in
 #     read(), ends at once on SIGTERM;
@@ -44,7 +45,7 @@ make_files() {
 	cached_files $big $nfiles
 	cat >$t/policy.conf <<-P
 	set grant-traverse others
-	cache-summary  m-sum  $big  0444
+	cache-summary  m-sum  $big  0444 - - - expose-totals
 	cache-top      m-top  $big  0400 - - - top=5
 	P
 	"$tool" apply $t/policy.conf >/dev/null

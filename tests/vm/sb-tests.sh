@@ -2,8 +2,9 @@
 # The views of a whole filesystem (iter/fs_sb): cache-summary and
 # cache-top through fsiter-pin, on tmpfs, ext4 and XFS, as root and as
 # the unprivileged users fsa and fsb: each sees by name only the files it
-# owns or may write and could reach from the mount's root, the others
-# summed; expose-cache shows all; top=N;
+# owns or may write and could reach from the mount's root; the others are
+# summed only with expose-totals, and without it the totals read "-" (to
+# root too); expose-cache shows all; top=N;
 # concurrent readers get their own results; paths relative to the
 # mount's root. Counts are checked against fincore(1); on ext4 and XFS,
 # dirty pages of a file not yet written back are counted too.
@@ -47,6 +48,11 @@ file_line() {
 files() { awk '$1 == "file" { n = $6; for (i = 7; i <= NF; i++) n = n " " $i; print n }' <<<"$out" | paste -sd' '; }
 # sums KEY: the last read's "rest" or "other" line, without the key.
 sums() { awk -v k="$1" '$1 == k { print $2, $3, $4, $5 }' <<<"$out"; }
+# keys: the keys of the last read's lines, in order, one line.
+keys() { awk '{ print $1 }' <<<"$out" | paste -sd' '; }
+# The keys of cache-summary, every one printed whether the totals are
+# withheld or not.
+sum_keys="fs.type fs.dev inodes cached dirty writeback observed.inodes observed.cached observed.dirty observed.writeback observed.share"
 apply() {
 	out=$("$tool" apply "${1:-$policy}" 2>&1); rc=$?
 	echo "$out"
@@ -65,7 +71,7 @@ audit_accepts_path() {
 	out=$("$tool" audit $policy 2>&1); rc=$?
 	echo "$out"
 	check_eq "$1: exit 0" "$rc" 0
-	check "$1: clean" has "^clean: 6 pins match $policy"
+	check "$1: clean" has "^clean: 8 pins match $policy"
 }
 
 setup_tmpfs() {
@@ -88,6 +94,8 @@ setup_tmpfs() {
 	cache-summary  tmp-sum     $tmp      0444
 	cache-top      tmp-all     $tmp      0444 - - - expose-cache
 	cache-summary  tmp-all-sum $tmp      0444 - - - expose-cache
+	cache-top      tmp-tot     $tmp      0444 - - - expose-totals
+	cache-summary  tmp-tot-sum $tmp      0444 - - - expose-totals
 	P
 }
 
@@ -110,6 +118,15 @@ test_apply() {
 	check_eq "--json: no top for cache-summary" "$(jq -r '.[] | select(.name == "tmp-sum") | .top' <<<"$out")" null
 	check_eq "three programs for three N" \
 		"$(jq -r '[.[] | select(.view == "cache-top") | .prog_id] | unique | length' <<<"$out")" 3
+	check_eq "--json: expose_totals, from the link's flags" \
+		"$(jq -r '[.[] | select(.expose_totals) | .name] | join(" ")' <<<"$out")" "tmp-tot tmp-tot-sum"
+	check_eq "--json: expose-cache links without it" \
+		"$(jq -r '[.[] | select(.expose_cache) | "\(.name) \(.expose_totals)"] | join(" ")' <<<"$out")" \
+		"tmp-all false tmp-all-sum false"
+	out=$("$tool" list)
+	check "list: :totals" has "^tmp-tot \+cache-top:totals "
+	check "list: :totals on cache-summary" has "^tmp-tot-sum \+cache-summary:totals "
+	check "list: no :totals without it" has "^tmp-sum \+cache-summary \+sb "
 	out=$applied
 	audit_accepts_path "audit"
 }
@@ -127,7 +144,11 @@ test_root() {
 	check_eq "b1: cached as fincore says" "$(file_line b/b1 | cut -d' ' -f1)" "$(pages $tmp/b/b1)"
 	check_eq "a1: inode number" "$(file_line a/a1 | cut -d' ' -f4)" "$(stat -c %i $tmp/a/a1)"
 	check_eq "nothing left over" "$(sums rest)" "0 0 0 0"
-	check_eq "root observes every file" "$(sums other)" "0 0 0 0"
+	check_eq "no sums without expose-totals, to root too" "$(sums other)" "- - - -"
+	read_pin root tmp-tot
+	echo "$out"
+	check_eq "expose-totals: the same files" "$(files)" "a/a1 b/b1 r1 a/a2 w1"
+	check_eq "expose-totals: nothing withheld from root" "$(sums other)" "0 0 0 0"
 	read_pin root tmp-top1
 	check_eq "top=1: one file" "$(files)" "a/a1"
 	check_eq "top=1: the rest" "$(sums rest | cut -d' ' -f1,2)" "4 650"
@@ -142,12 +163,20 @@ test_users() {
 	read_pin fsa tmp-top
 	echo "$out"
 	check_eq "fsa: a1, a2 and w1 (0666)" "$(files)" "a/a1 a/a2 w1"
-	check_eq "fsa: the others summed, unnamed" "$(sums other | cut -d' ' -f1,2)" "2 500"
+	check_eq "fsa: the others neither named nor summed" "$(sums other)" "- - - -"
 	check "fsa: b1 not named" test -z "$(file_line b/b1)"
+	read_pin fsa tmp-tot
+	echo "$out"
+	check_eq "fsa, expose-totals: the same files" "$(files)" "a/a1 a/a2 w1"
+	check_eq "fsa, expose-totals: b1 and r1 summed, unnamed" "$(sums other | cut -d' ' -f1,2)" \
+		"2 $(($(pages $tmp/b/b1) + $(pages $tmp/r1)))"
+	check "fsa, expose-totals: b1 still not named" test -z "$(file_line b/b1)"
 	read_pin fsb tmp-top
 	echo "$out"
 	check_eq "fsb: b1 and w1" "$(files)" "b/b1 w1"
-	check_eq "fsb: the others" "$(sums other | cut -d' ' -f1,2)" "3 700"
+	check_eq "fsb: no sums" "$(sums other)" "- - - -"
+	read_pin fsb tmp-tot
+	check_eq "fsb, expose-totals: the others" "$(sums other | cut -d' ' -f1,2)" "3 700"
 	read_pin fsb tmp-top1
 	check_eq "fsb top=1: b1" "$(files)" "b/b1"
 	check_eq "fsb top=1: w1 in the rest" "$(sums rest | cut -d' ' -f1,2)" "1 50"
@@ -158,18 +187,80 @@ test_summary() {
 	echo "== cache-summary"
 	read_pin root tmp-sum
 	echo "$out"
-	check_eq "root: inodes" "$(field inodes <<<"$out")" 5
-	check_eq "root: cached" "$(field cached <<<"$out")" 1050
+	check_eq "root: every key" "$(keys)" "$sum_keys"
+	check_eq "root: no totals without expose-totals" \
+		"$(field inodes <<<"$out") $(field cached <<<"$out") $(field dirty <<<"$out") $(field writeback <<<"$out")" "- - - -"
 	check_eq "root: observed all" "$(field observed.cached <<<"$out")" 1050
-	check_eq "root: share" "$(field observed.share <<<"$out")" "100.00%"
+	check_eq "root: no share" "$(field observed.share <<<"$out")" "-"
+	read_pin root tmp-tot-sum
+	echo "$out"
+	check_eq "root, expose-totals: inodes" "$(field inodes <<<"$out")" 5
+	check_eq "root, expose-totals: cached" "$(field cached <<<"$out")" 1050
+	check_eq "root, expose-totals: share" "$(field observed.share <<<"$out")" "100.00%"
 	read_pin fsa tmp-sum
 	echo "$out"
-	check_eq "fsa: the same totals" "$(field cached <<<"$out")" 1050
-	check_eq "fsa: inodes" "$(field inodes <<<"$out")" 5
+	check_eq "fsa: every key" "$(keys)" "$sum_keys"
+	check_eq "fsa: no totals" \
+		"$(field inodes <<<"$out") $(field cached <<<"$out") $(field dirty <<<"$out") $(field writeback <<<"$out")" "- - - -"
 	check_eq "fsa: observed a1 a2 w1" "$(field observed.inodes <<<"$out") $(field observed.cached <<<"$out")" "3 550"
-	check_eq "fsa: share 550/1050" "$(field observed.share <<<"$out")" "52.38%"
+	check_eq "fsa: no share" "$(field observed.share <<<"$out")" "-"
+	read_pin fsa tmp-tot-sum
+	echo "$out"
+	check_eq "fsa, expose-totals: the totals, with b1 and r1" "$(field cached <<<"$out")" 1050
+	check_eq "fsa, expose-totals: inodes" "$(field inodes <<<"$out")" 5
+	check_eq "fsa, expose-totals: observed a1 a2 w1" "$(field observed.inodes <<<"$out") $(field observed.cached <<<"$out")" "3 550"
+	check_eq "fsa, expose-totals: share 550/1050" "$(field observed.share <<<"$out")" "52.38%"
 	read_pin fsb tmp-sum
-	check_eq "fsb: share 350/1050" "$(field observed.share <<<"$out")" "33.33%"
+	check_eq "fsb: no share" "$(field observed.share <<<"$out")" "-"
+	read_pin fsb tmp-tot-sum
+	check_eq "fsb, expose-totals: share 350/1050" "$(field observed.share <<<"$out")" "33.33%"
+}
+
+# The side channel that withholding the totals closes: on a filesystem
+# where one file of another user's is all the reader may not observe,
+# the sums over the withheld files are that file's page-cache state, which
+# the reader could not get from mincore(2) or cachestat(2).
+test_one_withheld() {
+	needs test_apply
+	echo "== one withheld file: its page cache not shown, unless expose-totals"
+	local one=$t/one secret n
+	mkdir -p $one
+	mountpoint -q $one || mount -t tmpfs -o size=16M,mode=0755 sbone $one
+	mkdir -p $one/fsa && chown fsa:fsa $one/fsa
+	mkfile fsa $one/fsa/own 30
+	mkfile root $one/secret 17 0600
+	cat >$t/one.conf <<-P
+	set grant-traverse others
+	cache-summary  one-sum  $one  0444
+	cache-top      one-top  $one  0444
+	cache-summary  one-tsum $one  0444 - - - expose-totals
+	cache-top      one-ttop $one  0444 - - - expose-totals
+	P
+	apply $t/one.conf >/dev/null
+	secret=$(pages $one/secret)
+	read_pin fsa one-sum
+	echo "$out"
+	check_eq "fsa: every key" "$(keys)" "$sum_keys"
+	check_eq "fsa: its own file observed" "$(field observed.cached <<<"$out")" "$(pages $one/fsa/own)"
+	check_eq "fsa: no total to subtract it from" "$(field cached <<<"$out")" "-"
+	read_pin fsa one-top
+	echo "$out"
+	check_eq "fsa: other, not even summed" "$(sums other)" "- - - -"
+	# The secret's pages change; what fsa reads does not.
+	dd if=/dev/urandom of=$one/secret bs=4096 count=5 seek=17 conv=notrunc status=none
+	n=$(as fsa cat $pins/one-top | grep '^other ')
+	check_eq "fsa: still nothing of it after it grew" "$n" "other - - - -"
+	secret=$(pages $one/secret)
+	read_pin fsa one-ttop
+	echo "$out"
+	check_eq "fsa, expose-totals: the one withheld file is the sum" \
+		"$(sums other | cut -d' ' -f1,2)" "1 $secret"
+	read_pin fsa one-tsum
+	echo "$out"
+	check_eq "fsa, expose-totals: total minus observed is it too" \
+		"$(($(field cached <<<"$out") - $(field observed.cached <<<"$out")))" "$secret"
+	apply >/dev/null	# the suite's policy again, without these pins
+	umount $one
 }
 
 test_expose_cache() {
@@ -178,7 +269,8 @@ test_expose_cache() {
 	read_pin fsb tmp-all
 	echo "$out"
 	check_eq "fsb sees every file" "$(files)" "a/a1 b/b1 r1 a/a2 w1"
-	check_eq "nothing withheld" "$(sums other)" "0 0 0 0"
+	# The kernel gives the sums, of nothing, without expose-totals.
+	check_eq "nothing withheld: sums of 0" "$(sums other)" "0 0 0 0"
 	read_pin fsa tmp-all-sum
 	check_eq "fsa: observed everything" "$(field observed.share <<<"$out")" "100.00%"
 }
@@ -240,6 +332,35 @@ test_top_drift() {
 	apply >/dev/null
 }
 
+test_totals_drift() {
+	needs test_apply
+	echo "== expose-totals dropped from the policy, then given again: drift, replaced"
+	sed -i '/tmp-tot-sum/s/ expose-totals$/ -/' $policy
+	out=$("$tool" audit $policy 2>&1); rc=$?
+	echo "$out"
+	check_eq "audit: drift" "$rc" 1
+	check "the link gives the sums, the policy does not ask" \
+		has "^expose-totals \+tmp-tot-sum: shows the page-cache sums of the files a reader may not observe"
+	out=$("$tool" audit --format=prometheus $policy 2>&1)
+	check "its metric" has "^fsiter_pin_drift{policy=\"$policy\",kind=\"expose-totals\"} 1$"
+	apply
+	check "apply replaces it" has "^replaced tmp-tot-sum: cache-summary of $tmp (expose-totals differs)$"
+	check_eq "now without the flag" \
+		"$("$tool" list --json | jq -r '.[] | select(.name == "tmp-tot-sum") | .expose_totals')" false
+	read_pin fsa tmp-tot-sum
+	check_eq "and fsa gets no totals" "$(field cached <<<"$out")" "-"
+	sed -i '/tmp-tot-sum/s/ -$/ expose-totals/' $policy
+	out=$("$tool" audit $policy 2>&1)
+	echo "$out"
+	check "asked for again: the link withholds them" \
+		has "^expose-totals \+tmp-tot-sum: withholds the page-cache sums"
+	apply
+	check "apply replaces it again" has "^replaced tmp-tot-sum: .*(expose-totals differs)$"
+	read_pin fsa tmp-tot-sum
+	check_eq "fsa gets the totals again" "$(field cached <<<"$out")" 1050
+	audit_accepts_path "audit again"
+}
+
 # paths: a deep one, a deleted one, a bind mount of a subtree.
 test_paths() {
 	needs test_apply
@@ -298,7 +419,7 @@ test_reach() {
 	mount --bind $tmp/a $t/rbind
 	cat >$t/reach.conf <<-P
 	set grant-traverse others
-	cache-top  r-top   $tmp      0444
+	cache-top  r-top   $tmp      0444 - - - expose-totals
 	cache-top  r-bind  $t/rbind  0444
 	P
 	apply $t/reach.conf >/dev/null
@@ -310,7 +431,7 @@ test_reach() {
 	echo "$out"
 	check "fsa: priv/pw (0666, in root's 0700 priv/) not named" test -z "$(file_line priv/pw)"
 	check "fsa: a/shut/sb (0666, in fsa's own 0700 shut/) named" test -n "$(file_line a/shut/sb)"
-	check_eq "fsa: b1, r1 and priv/pw summed, unnamed" "$(sums other | cut -d' ' -f1,2)" "3 570"
+	check_eq "fsa, expose-totals: b1, r1 and priv/pw summed, unnamed" "$(sums other | cut -d' ' -f1,2)" "3 570"
 	read_pin fsb r-top
 	echo "$out"
 	check "fsb: its own a/shut/sb, behind fsa's 0700 shut/, not named" test -z "$(file_line a/shut/sb)"
@@ -350,17 +471,33 @@ test_reach() {
 }
 
 # expose-cache names every file, reached or not: attaching with it needs
-# CAP_DAC_READ_SEARCH as well as CAP_FOWNER.
+# CAP_DAC_READ_SEARCH as well as CAP_FOWNER. So does the flag of
+# expose-totals, the sums over what a reader may not see, and only fs_sb
+# takes it.
 test_expose_needs_search() {
 	needs test_apply
-	echo "== expose-cache: refused without CAP_DAC_READ_SEARCH"
-	out=$(setpriv --bounding-set -dac_read_search "$ktool" read --expose-cache \
-		"$views/cache-summary.bpf.o" fsiter_sb_sum $tmp 2>&1); rc=$?
+	local flag cap
+	for flag in --expose-cache --withheld-sums; do
+		for cap in dac_read_search fowner; do
+			echo "== $flag: refused without CAP_${cap^^}"
+			out=$(setpriv --bounding-set -$cap "$ktool" read $flag \
+				"$views/cache-summary.bpf.o" fsiter_sb_sum $tmp 2>&1); rc=$?
+			echo "$out"
+			check_eq "$flag: root without CAP_${cap^^}: refused" "$rc" 1
+			check "$flag: the error is EPERM" has "Operation not permitted"
+		done
+		check "$flag: root with both: attached" "$ktool" read $flag \
+			"$views/cache-summary.bpf.o" fsiter_sb_sum $tmp
+	done
+	out=$("$ktool" read --withheld-sums "$views/cache-summary.bpf.o" fsiter_sb_sum $tmp 2>&1)
 	echo "$out"
-	check_eq "root without CAP_DAC_READ_SEARCH: refused" "$rc" 1
-	check "the error is EPERM" has "Operation not permitted"
-	check "root with it: attached" "$ktool" read --expose-cache \
-		"$views/cache-summary.bpf.o" fsiter_sb_sum $tmp
+	check "--withheld-sums: totals, a number" grep -qx 'cached [0-9]\+' <<<"$out"
+	check_eq "--withheld-sums: root observes them all" "$(field cached <<<"$out")" \
+		"$(field observed.cached <<<"$out")"
+	out=$("$ktool" read --withheld-sums "$views/cache.bpf.o" fsiter_cache $tmp/r1 2>&1); rc=$?
+	echo "$out"
+	check_eq "--withheld-sums on fs_inode: refused" "$rc" 1
+	check "the error is EINVAL" has "Invalid argument"
 }
 
 # disk_fs TYPE: a loop image of TYPE mounted on $t/TYPE, with files of fsa
@@ -383,8 +520,9 @@ disk_fs() {
 	sync
 	cat >$t/$fs.conf <<-P
 	set grant-traverse others
-	cache-top      $fs-top  $mnt/data   0444 - - - top=2
-	cache-summary  $fs-sum  $mnt/data   0444
+	cache-top      $fs-top  $mnt/data   0444 - - - top=2,expose-totals
+	cache-summary  $fs-sum  $mnt/data   0444 - - - expose-totals
+	cache-summary  $fs-plain $mnt/data  0444
 	P
 	check "$fs: apply" apply $t/$fs.conf
 	check "$fs: list names it" has "created $fs-top"
@@ -406,6 +544,10 @@ disk_fs() {
 	echo "$out"
 	check_eq "$fs: fsb: observed mid" "$(field observed.cached <<<"$out")" "$(pages $mnt/data/b/mid)"
 	check_ge "$fs: totals at least the three files" "$(field cached <<<"$out")" 980
+	read_pin fsb $fs-plain
+	echo "$out"
+	check_eq "$fs: fsb, without expose-totals: observed mid" "$(field observed.cached <<<"$out")" "$(pages $mnt/data/b/mid)"
+	check_eq "$fs: fsb, without expose-totals: no totals" "$(field cached <<<"$out") $(field observed.share <<<"$out")" "- -"
 	# Dirty pages are counted on the marks of the page cache, where a
 	# clean file has none: write one and look before the flusher runs.
 	# With the periodic flusher off, something can still write it back
@@ -432,7 +574,7 @@ disk_fs() {
 	check "$fs: umount succeeds" umount $mnt
 	out=$(cat $pins/$fs-top 2>&1)
 	check "$fs: a read after umount fails with ESTALE" has "Stale file handle"
-	"$tool" remove $fs-top $fs-sum >/dev/null
+	"$tool" remove $fs-top $fs-sum $fs-plain >/dev/null
 	rm -f $img
 }
 
