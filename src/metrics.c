@@ -13,9 +13,9 @@
  */
 static const char *const known_kinds[] = {
 	"missing", "extra", "foreign", "view", "expose-cache", "expose-totals",
-	"program-changed", "target-missing", "target-gone", "target-replaced", "owner", "mode",
-	"acl", "unreadable", "unreachable", "pin-dir", "extra-search",
-	"unsafe-path", "hardlinks",
+	"program-changed", "target-missing", "target-gone", "target-replaced",
+	"owner", "mode", "acl", "unreadable", "unreachable", "pin-dir",
+	"extra-search", "unsafe-path", "hardlinks",
 };
 #define NR_KNOWN	(sizeof(known_kinds) / sizeof(known_kinds[0]))
 #define MAX_KINDS	(NR_KNOWN + 16)

@@ -33,7 +33,8 @@
  */
 #define POLICY_OPT_EXPOSE_TOTALS 0x10
 /* The options that lift a protection of the kernel's for every reader the
- * pin lets in: they need owner root and a path only root controls.
+ * pin lets in: they need owner root (and expose-cache and expose-totals a
+ * path only root controls, plan_target_check()).
  */
 #define POLICY_OPT_EXPOSE	(POLICY_OPT_EXPOSE_RAW | POLICY_OPT_EXPOSE_CACHE | \
 				 POLICY_OPT_EXPOSE_TOTALS)
