@@ -332,33 +332,37 @@ test_top_drift() {
 	apply >/dev/null
 }
 
+# expose-totals asked for by the policy, or no longer: the link's flag
+# (link info) is a drift of its own kind, and apply replaces the pin. On
+# tmp-top1, which no other entry repeats either way.
 test_totals_drift() {
 	needs test_apply
-	echo "== expose-totals dropped from the policy, then given again: drift, replaced"
-	sed -i '/tmp-tot-sum/s/ expose-totals$/ -/' $policy
+	echo "== expose-totals given in the policy, then dropped: drift, replaced"
+	sed -i 's/ top=1$/ top=1,expose-totals/' $policy
 	out=$("$tool" audit $policy 2>&1); rc=$?
 	echo "$out"
 	check_eq "audit: drift" "$rc" 1
-	check "the link gives the sums, the policy does not ask" \
-		has "^expose-totals \+tmp-tot-sum: shows the page-cache sums of the files a reader may not observe"
+	check "the policy asks for the sums, the link withholds them" \
+		has "^expose-totals \+tmp-top1: withholds the page-cache sums of the files a reader may not observe"
 	out=$("$tool" audit --format=prometheus $policy 2>&1)
 	check "its metric" has "^fsiter_pin_drift{policy=\"$policy\",kind=\"expose-totals\"} 1$"
 	apply
-	check "apply replaces it" has "^replaced tmp-tot-sum: cache-summary of $tmp (expose-totals differs)$"
-	check_eq "now without the flag" \
-		"$("$tool" list --json | jq -r '.[] | select(.name == "tmp-tot-sum") | .expose_totals')" false
-	read_pin fsa tmp-tot-sum
-	check_eq "and fsa gets no totals" "$(field cached <<<"$out")" "-"
-	sed -i '/tmp-tot-sum/s/ -$/ expose-totals/' $policy
+	check "apply replaces it" has "^replaced tmp-top1: cache-top of $tmp (expose-totals differs)$"
+	audit_accepts_path "audit after"
+	check_eq "now with the flag" \
+		"$("$tool" list --json | jq -r '.[] | select(.name == "tmp-top1") | .expose_totals')" true
+	read_pin root tmp-top1
+	check_eq "and the sums, of nothing withheld from root" "$(sums other)" "0 0 0 0"
+	sed -i 's/ top=1,expose-totals$/ top=1/' $policy
 	out=$("$tool" audit $policy 2>&1)
 	echo "$out"
-	check "asked for again: the link withholds them" \
-		has "^expose-totals \+tmp-tot-sum: withholds the page-cache sums"
+	check "dropped again: the link gives the sums, the policy does not ask" \
+		has "^expose-totals \+tmp-top1: shows the page-cache sums"
 	apply
-	check "apply replaces it again" has "^replaced tmp-tot-sum: .*(expose-totals differs)$"
-	read_pin fsa tmp-tot-sum
-	check_eq "fsa gets the totals again" "$(field cached <<<"$out")" 1050
-	audit_accepts_path "audit again"
+	check "apply replaces it again" has "^replaced tmp-top1: .*(expose-totals differs)$"
+	audit_accepts_path "audit at the end"
+	read_pin root tmp-top1
+	check_eq "no sums again" "$(sums other)" "- - - -"
 }
 
 # paths: a deep one, a deleted one, a bind mount of a subtree.
