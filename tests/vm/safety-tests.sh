@@ -10,6 +10,9 @@
 # - A read of a huge sparse file ends without a stall (run-vm.sh fails the
 #   run on any RCU stall or lockup report in the kernel log).
 # - Pins made under a default ACL in bpffs keep a private base mode.
+# - A reader stuck on a filesystem that stopped answering holds up no
+#   one it need not: another reader can be killed, link info answers,
+#   and umount -f frees it.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/vm/lib.sh
@@ -140,6 +143,67 @@ test_pin_modes() {
 	check "others get nothing" bash -c "getfacl -p $acl/link | grep -qx 'other::---'"
 	check "fsb (not in fsreaders) is refused" bash -c "! setpriv --reuid=fsb --regid=fsb --init-groups cat $acl/link 2>/dev/null"
 	rm -rf $acl
+}
+
+# gone_within SECONDS PID: PID (a child of this shell) ended within
+# SECONDS; the shell does not wait longer, however stuck it is.
+gone_within() {
+	local end=$((SECONDS + $1))
+	while [[ -e /proc/$2 ]] && (( SECONDS < end )); do
+		# A zombie is gone for this purpose: reap it.
+		[[ $(awk '{ print $3 }' /proc/"$2"/stat 2>/dev/null) != Z ]] || break
+		sleep 0.1
+	done
+	[[ ! -e /proc/$2 || $(awk '{ print $3 }' /proc/"$2"/stat 2>/dev/null) == Z ]]
+}
+
+test_stuck_reader() {
+	needs setup
+	echo "== a reader stuck on a FUSE server that stopped answering"
+	if ! grep -qw fuse /proc/filesystems; then
+		fail "this kernel has no FUSE"
+		return
+	fi
+	local fdir=/run/fsiter-st/fuse fuse a b info
+	mkdir -p $fdir
+	"$build/tests/unit/fuse-hang" --file $fdir >/tmp/st-fuse.out 2>&1 &
+	fuse=$!
+	for _ in $(seq 100); do grep -q ready /tmp/st-fuse.out && break; sleep 0.1; done
+	check "fuse-hang --file is up" grep -q ready /tmp/st-fuse.out
+	"$ktool" pin --opath "$views/cache.bpf.o" fsiter_cache $fdir/f $bpffs/stuck &&
+		chmod 0444 $bpffs/stuck
+	# fsa may write the 0666 file: the rule asks the server (attributes
+	# are never cached, default_permissions) at every read.
+	check "fsa reads the pin while the server answers" as fsa cat $bpffs/stuck
+	kill -USR1 $fuse
+	as fsa cat $bpffs/stuck >/dev/null 2>&1 &
+	a=$!
+	sleep 2
+	check "the first reader waits on the server, holding the target" test -e /proc/$a
+	as fsb cat $bpffs/stuck >/dev/null 2>&1 &
+	b=$!
+	sleep 1
+	check "a second reader waits for it" test -e /proc/$b
+	kill -KILL $b
+	check "the second reader is killed at once (not in D state)" gone_within 3 $b
+	# Link info of every link, that of the stuck target too (fdinfo asks
+	# the same question of the target: whether it is gone).
+	${kbpftool:-bpftool} link show >/tmp/st-links.out 2>&1 &
+	info=$!
+	check "link info answers while a read is stuck" gone_within 10 $info
+	# umount -f aborts the connection first (->umount_begin()), which
+	# answers the stuck request; whether that umount then finds the mount
+	# busy (the server's own teardown races it) is FUSE's business.
+	timeout 30 umount -f $fdir
+	echo "umount -f: status $?"
+	check "umount -f aborts the server and frees the first reader" gone_within 10 $a
+	check "the mount goes" bash -c "! mountpoint -q $fdir || timeout 30 umount $fdir"
+	wait $a $b $info 2>/dev/null
+	kill $fuse 2>/dev/null
+	wait $fuse 2>/dev/null
+	umount -l $fdir 2>/dev/null
+	rm -f $bpffs/stuck
+	check_kernel_log
 }
 
 run_tests
