@@ -37,33 +37,59 @@ void pindir_init(struct pin_dir *d)
 	d->new_fd = -1;
 }
 
-/* mkdir with mode 0755 whatever the umask; an existing one is left.
- * Sets *MADE if it made one.
+/*
+ * Make each missing directory of PATH, mode 0755 whatever the umask, one
+ * component at a time from the root: each step opens the directory it
+ * made or found with O_NOFOLLOW and works on that fd, so a component
+ * swapped for a symbolic link (bpffs has them) between two steps fails
+ * the step instead of sending a chmod elsewhere. Existing directories are
+ * left as they are. Sets *MADE if it made one.
  */
-static int make_dir(const char *path, bool *made)
-{
-	if (mkdir(path, 0755))
-		return errno == EEXIST ? 0 : -errno;
-	*made = true;
-	return chmod(path, 0755) ? -errno : 0;
-}
-
 static int mkdir_parents(const char *path, bool *made)
 {
 	char buf[PATH_MAX];
-	int ret;
+	int dfd = -1, next = -1, ret = 0;
+	char *name, *save = NULL;
 
+	if (path[0] != '/' || strlen(path) >= sizeof(buf))
+		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *s = buf + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		ret = make_dir(buf, made);
-		if (ret)
-			return ret;
-		*s = '/';
+	dfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	for (name = strtok_r(buf, "/", &save); name; name = strtok_r(NULL, "/", &save)) {
+		bool new = false;
+
+		if (mkdirat(dfd, name, 0755)) {
+			if (errno != EEXIST) {
+				ret = -errno;
+				goto out;
+			}
+		} else {
+			new = true;
+		}
+		next = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0) {
+			ret = -errno;
+			goto out;
+		}
+		/* The umask took bits off; the fd is the directory made. */
+		if (new) {
+			*made = true;
+			if (fchmod(next, 0755)) {
+				ret = -errno;
+				goto out;
+			}
+		}
+		close(dfd);
+		dfd = next;
+		next = -1;
 	}
-	return make_dir(buf, made);
+out:
+	if (next >= 0)
+		close(next);
+	close(dfd);
+	return ret;
 }
 
 /* Directory FD: owner root, MODE, and an ACL that is only the mode. */

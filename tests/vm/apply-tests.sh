@@ -347,6 +347,20 @@ test_pin_dir_mode() {
 	"$tool" remove --all >/dev/null
 }
 
+test_pin_dir_symlink() {
+	echo "== a pin-dir below a symbolic link in bpffs: refused, nothing made outside"
+	rm -rf /run/elsewhere && mkdir -p /run/elsewhere
+	ln -sfn /run/elsewhere /sys/fs/bpf/lnk
+	try sl "set pin-dir /sys/fs/bpf/lnk/sub/fsiter" "cache sl-a /etc/passwd 0444"
+	check_eq "apply fails" "$rc" 1
+	# Refused by the check of the pin-dir's existing part; a link that
+	# comes after that check fails mkdir_parents()' O_NOFOLLOW walk.
+	check "names the link" has "pin-dir /sys/fs/bpf/lnk/sub/fsiter: /sys/fs/bpf/lnk is not on bpffs"
+	check "made nothing through the link" test ! -e /run/elsewhere/sub
+	rm -f /sys/fs/bpf/lnk
+	rm -rf /run/elsewhere
+}
+
 test_unsafe_paths() {
 	echo "== unsafe path transitions and hard links"
 	"$tool" remove --all >/dev/null 2>&1
