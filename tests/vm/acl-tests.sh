@@ -131,6 +131,26 @@ sys.exit(0 if ok and short else 1)' $p
 # A new bpffs has no ACL: listxattr of its root names none (6.12 listed
 # both ACL names of a root never given one, and getxattr of them said
 # ENODATA).
+# Smack decides nothing in RCU mode (MAY_NOT_BLOCK: -ECHILD), so fs_sb's
+# walk up to the reader's root must decide with references instead: a user
+# is still shown their own file, and not another's.
+test_sb_smack() {
+	echo "== fs_sb with Smack: a user is shown their own file, not another's"
+	check "Smack is the LSM" grep -qw smack /sys/kernel/security/lsm
+	local m=/run/acl-sb
+	mkdir -p $m && mount -t tmpfs -o mode=1777 aclsb $m
+	as fsa sh -c "head -c 8192 /dev/urandom >$m/mine"
+	as fsb sh -c "head -c 8192 /dev/urandom >$m/theirs"
+	"$ktool" pin "$views/cache-top.bpf.o" fsiter_sb_top $m $dir/sb-top &&
+		chmod 0444 $dir/sb-top
+	out=$(as fsa cat $dir/sb-top 2>&1)
+	echo "$out"
+	check "fsa: its own file by name" grep -q '^file .* mine$' <<<"$out"
+	check "fsa: not fsb's" bash -c "! grep -q theirs <<<\"\$1\"" - "$out"
+	rm -f $dir/sb-top
+	umount $m
+}
+
 test_root_no_acl() {
 	echo "== a new bpffs: its root lists no ACL"
 	local m=/run/fsiter-acl-fresh
