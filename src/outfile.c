@@ -5,35 +5,79 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <acl/libacl.h>
 #include "diag.h"
+#include "dir_trust.h"
 #include "outfile.h"
+
+/* A new file ".BASE.XXXXXX" in directory DFD, never through a link. */
+static int create_tmp(struct outfile *of)
+{
+	unsigned int r;
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			return -errno;
+		snprintf(of->tmp, sizeof(of->tmp), ".%.*s.%06x", NAME_MAX - 9,
+			 of->base, r & 0xffffff);
+		of->fd = openat(of->dfd, of->tmp,
+				O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (of->fd >= 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
 
 int outfile_begin(struct outfile *of, const char *path)
 {
 	char dir[PATH_MAX], base[PATH_MAX];
+	struct dir_trust t;
+	struct stat st;
 	int ret;
 
-	*of = (struct outfile){ path, (gid_t)-1, "", -1, -1 };
-	snprintf(dir, sizeof(dir), "%s", path);
-	snprintf(base, sizeof(base), "%s", path);
-	if (snprintf(of->tmp, sizeof(of->tmp), "%s/.%s.XXXXXX", dirname(dir),
-		     basename(base)) >= (int)sizeof(of->tmp)) {
+	*of = (struct outfile){ path, (gid_t)-1, "", "", -1, -1, -1 };
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir)) {
 		ret = -ENAMETOOLONG;
 		goto err;
 	}
-	of->fd = mkostemp(of->tmp, O_CLOEXEC);
-	if (of->fd < 0) {
-		ret = -errno;
+	snprintf(base, sizeof(base), "%s", path);
+	if (snprintf(of->base, sizeof(of->base), "%s", basename(base)) >=
+	    (int)sizeof(of->base)) {
+		ret = -ENAMETOOLONG;
 		goto err;
 	}
+	/*
+	 * Root writes here, often into a directory that another account
+	 * (node_exporter's) may write: every step works on the directory's
+	 * fd, opened with no symbolic link on the way, so that nothing is
+	 * created or replaced anywhere else.
+	 */
+	of->dfd = dir_open_trusted(dirname(dir), &st, &t);
+	if (of->dfd == -ELOOP || of->dfd == -ENOTDIR || of->dfd == -EINVAL) {
+		err("%s: its directory must be an absolute path with no symbolic link on the way (%s)",
+		    path, strerror(-of->dfd));
+		ret = of->dfd;
+		of->dfd = -1;
+		return ret;
+	}
+	if (of->dfd < 0) {
+		ret = of->dfd;
+		goto err;
+	}
+	ret = create_tmp(of);
+	if (ret)
+		goto err;
 	fflush(stdout);
 	of->saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (of->saved < 0 || dup2(of->fd, STDOUT_FILENO) < 0) {
 		ret = -errno;
-		unlink(of->tmp);
+		unlinkat(of->dfd, of->tmp, 0);
 		goto err;
 	}
 	return 0;
@@ -43,18 +87,18 @@ err:
 		close(of->fd);
 	if (of->saved >= 0)
 		close(of->saved);
-	of->fd = of->saved = -1;
+	if (of->dfd >= 0)
+		close(of->dfd);
+	of->fd = of->saved = of->dfd = -1;
 	return ret;
 }
 
-/* Make the rename itself durable. */
-static int sync_dir(const char *path)
+/* Make the rename itself durable: fsync the directory (not its O_PATH fd). */
+static int sync_dir(int dfd)
 {
-	char dir[PATH_MAX];
 	int fd, ret = 0;
 
-	snprintf(dir, sizeof(dir), "%s", path);
-	fd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || fsync(fd))
 		ret = -errno;
 	if (fd >= 0)
@@ -106,16 +150,18 @@ int outfile_end(struct outfile *of, bool commit)
 		ret = set_mode(of->fd, of->readers, of->path);
 	if (commit && !ret && fsync(of->fd))
 		ret = -errno;
-	if (commit && !ret && rename(of->tmp, of->path))
+	/* A link at BASE is replaced, never followed. */
+	if (commit && !ret && renameat(of->dfd, of->tmp, of->dfd, of->base))
 		ret = -errno;
 	if (commit && !ret)
-		ret = sync_dir(of->path);
+		ret = sync_dir(of->dfd);
 	else
-		unlink(of->tmp);
+		unlinkat(of->dfd, of->tmp, 0);
 	if (ret)
 		err("%s: %s", of->path, strerror(-ret));
 	close(of->fd);
 	close(of->saved);
-	of->fd = of->saved = -1;
+	close(of->dfd);
+	of->fd = of->saved = of->dfd = -1;
 	return ret;
 }

@@ -7,7 +7,10 @@
  * pin and reader, which the pin directory hides from users), with an ACL
  * entry that lets READERS read it if set, fsyncs it and renames it over
  * FILE, then fsyncs the directory. A reader sees the old file or the new
- * one, whole, even across a crash.
+ * one, whole, even across a crash. All of it through an fd on FILE's
+ * directory, opened with no symbolic link on the way (dir_open_trusted()):
+ * a link put in the path, or at FILE, by whoever may write there, sends
+ * nothing elsewhere.
  */
 #ifndef FSITER_OUTFILE_H
 #define FSITER_OUTFILE_H
@@ -19,9 +22,11 @@
 struct outfile {
 	const char *path;	/* FILE */
 	gid_t readers;		/* a group that may read it, or (gid_t)-1 */
-	char tmp[PATH_MAX];
+	char base[NAME_MAX + 1];	/* FILE's last component */
+	char tmp[NAME_MAX + 1];		/* the temp file's name in the directory */
 	int fd;			/* the temp file; -1 */
 	int saved;		/* the old stdout; -1 */
+	int dfd;		/* FILE's directory, O_PATH; -1 */
 };
 
 /* Send stdout to a temp file beside PATH. 0 or -errno (reported). */
