@@ -148,7 +148,15 @@ static int open_targets(struct plan *pl)
 			it->target_err = r;
 		} else if (r) {
 			err_at(&e->loc, "path '%s': %s", ESC(e->path), target_strerror(r));
-			item_fail(it, r, r == -ENOENT);
+			/*
+			 * Missing, or no answer from its filesystem: nothing
+			 * says the path changed, so the pin of an unchanged
+			 * entry may stay. Not for a timeout only: a batch of
+			 * hung paths leaves the ones after it untried, which
+			 * fail so too, and must not lose their pins for it.
+			 */
+			item_fail(it, r, r == -ENOENT || r == -ETIMEDOUT ||
+				  r == -EINPROGRESS);
 		} else if (pl->mode != PLAN_AUDIT) {
 			check_target(it);
 		}

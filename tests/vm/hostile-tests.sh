@@ -218,10 +218,14 @@ gone_within() {
 # The helper processes a hung run left: none may hold anything in bpffs
 # (the pin directory, its lock).
 check_helpers_hold_nothing() {
-	local f held=
-	for f in /proc/[0-9]*/task/*/fd/*; do
-		[[ $(cat "${f%%/task/*}/comm" 2>/dev/null) == fsiter-pin-open &&
-			$(readlink "$f") == /sys/fs/bpf* ]] && held+="$f "
+	local pid f held=
+	# A helper's threads share its fd table: /proc/PID/fd is all of it
+	# (one look per thread of every process took minutes once 33 of them
+	# hung, under TCG).
+	for pid in $(pgrep -x fsiter-pin-open); do
+		for f in /proc/"$pid"/fd/*; do
+			[[ $(readlink "$f" 2>/dev/null) == /sys/fs/bpf* ]] && held+="$f "
+		done
 	done
 	echo "helpers left: $(pgrep -x fsiter-pin-open | wc -l)"
 	check "$1: the helpers left hold nothing in bpffs" test -z "$held"
@@ -268,6 +272,19 @@ test_hung_fuse() {
 	check "the others are pinned" test -e $pins/hf-a -a -e $pins/hf-b
 	out=$(FSITER_LOCK_TIMEOUT=2 timeout 60 "$tool" apply $t/hf0.conf 2>&1); rc=$?
 	check_eq "the lock is free: apply again" "$rc" 0
+	# 33 hung paths: every thread of the open helper hangs, and the path
+	# after them is never tried; its unchanged entry keeps its pin.
+	{
+		echo 'set grant-traverse others'
+		echo 'cache hf-a /etc/passwd 0444'
+		for i in $(seq 1 33); do echo "cache hm-$i $t/fuse/m$i 0444"; done
+		echo 'cache hf-b /etc/group 0444'
+	} >$t/hm.conf
+	out=$(FSITER_OPEN_TIMEOUT=3 timeout 120 "$tool" apply $t/hm.conf 2>&1); rc=$?
+	echo "$out" | tail -5
+	check_eq "33 hung entries: apply fails them" "$rc" 3
+	check "the entry behind them, never tried, keeps its pin" test -e $pins/hf-b
+	check "and says so" has "kept hf-b: its last good pin"
 	start_ns=$(date +%s%N)
 	FSITER_OPEN_TIMEOUT=3 "$tool" watch --timeout 1 $t/hf.conf >$t/hf.out 2>&1 &
 	pid=$!
