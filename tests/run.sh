@@ -134,7 +134,9 @@ sanitized() {
 # its selftests, the bpffs ACLs, the fs_sb target), on one kernel.
 vm_kernel_suites() {
 	local v=$1 k=$2
+	# memmap=: 64 MiB of the guest's RAM as a pmem device (test_dax).
 	vstep "[$v] kernel tests in the VM" vm --kernel-dir "$k" \
+		--append 'memmap=64M!1G' \
 		--timeout 2400 --mem 4096 --disk 4G -- tests/vm/kernel-tests.sh "$build"
 	vstep "[$v] bpffs ACL tests in the VM" vm --kernel-dir "$k" \
 		--append lsm=smack --timeout 900 -- tests/vm/acl-tests.sh "$build"
@@ -320,7 +322,8 @@ if ((debug)); then
 			continue
 		dk=$(kdir dkdir)
 		step "[$v] kernel tests on the KASAN/kmemleak kernel" vm \
-			--kernel-dir "$dk" --timeout 5400 --mem 6144 --disk 4G -- \
+			--kernel-dir "$dk" --append 'memmap=64M!1G' \
+			--timeout 5400 --mem 6144 --disk 4G -- \
 			tests/vm/kernel-tests.sh "$build"
 		step "[$v] a minute of concurrent readers on the KASAN/kmemleak kernel" \
 			vm --kernel-dir "$dk" --timeout 2400 --mem 6144 -- \
