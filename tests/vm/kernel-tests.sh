@@ -195,7 +195,7 @@ m.flush()' $f
 	check_eq "DAX: inode view: evicted" "$(field cache.evicted <<<"$out")" 0
 	check_eq "DAX: inode view: no folio listed" "$(grep -c '^folio ' <<<"$out")" 0
 	check_eq "DAX: cache view: evicted" "$(cache_field evicted $f)" 0
-	out=$("$ktool" read "$views/cache-summary.bpf.o" fsiter_cache_summary $d)
+	out=$("$ktool" read "$views/cache-summary.bpf.o" fsiter_sb_sum $d)
 	check_eq "DAX: cache-summary reads (exit)" "$?" 0
 	check_eq "DAX: cache-summary: cached" "$(field cached <<<"$out")" 0
 	if [[ $(uname -r) != 6.1.* ]]; then
