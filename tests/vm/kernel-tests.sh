@@ -197,7 +197,7 @@ m.flush()' $f
 	check_eq "DAX: cache view: evicted" "$(cache_field evicted $f)" 0
 	out=$("$ktool" read "$views/cache-summary.bpf.o" fsiter_sb_sum $d)
 	check_eq "DAX: cache-summary reads (exit)" "$?" 0
-	check_eq "DAX: cache-summary: cached" "$(field cached <<<"$out")" 0
+	check_eq "DAX: cache-summary: observed.cached" "$(field observed.cached <<<"$out")" 0
 	if [[ $(uname -r) != 6.1.* ]]; then
 		echo "cachestat(2) on the DAX file, mainline's: $(cachestat_all $f)"
 	fi
