@@ -206,15 +206,18 @@ test_metrics() {
 }
 
 # The journal of fsiter-pin's units, in $out, has no complaint, but for
-# the storm's vanished disks: when ten go at once, the refresh service may
-# apply while pciehp has removed one that systemd has not yet unmounted;
-# its file then fails (EIO on open, or the attach fails once the disk is
-# gone), and its entries with it, until the next apply after the unmount
-# (docs/systemd.md). Any line that names a storm disk's entry or path is
-# that, and so is the summary that counts them: each failed entry has a
-# line of its own, so one of another entry is still caught. Those lines
-# are printed.
-vanished="'storm[0-9]+(-mnt)?'|/srv/storm[0-9]+[/':]|[0-9]+ entr(y|ies) failed; the others (was|were) applied"
+# the vanished disks: when a disk goes (the storm's ten, or the one
+# hot-removed before them), the refresh service may apply while pciehp
+# has removed it and systemd has not yet unmounted it; its file then
+# fails (EIO on open, or the attach fails once the disk is gone), and its
+# entries with it, until the next apply after the unmount
+# (docs/systemd.md). Seen for the single disk too, on a loaded host
+# (2026-12-07: XFS shut down at 87.10 s, EIO at 87.33 s, the unmount at
+# 87.83 s). Any line that names a vanished disk's entry or path is that,
+# and so is the summary that counts them: each failed entry has a line
+# of its own, so one of another entry is still caught. Those lines are
+# printed. (test_hotplug checks the hot disk's pins while it is there.)
+vanished="'(storm[0-9]+|hot)(-mnt)?'|/srv/(storm[0-9]+|hot)[/':]|[0-9]+ entr(y|ies) failed; the others (was|were) applied"
 quiet_journal() {
 	local bad
 	grep -E "$vanished" <<<"$out" | sed 's/^/(a vanished disk) /'
