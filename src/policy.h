@@ -143,6 +143,11 @@ int policy_validate(struct policy *p);
  * policy_validate() calls it.
  */
 int policy_validate_pin_dir(const struct policy *p);
+/* The same for DIR, said with LOC (NULL: none) and AS after the pin-dir
+ * (" (the default)"): a pin-dir read from elsewhere (a manifest, claim.h)
+ * passes the checks a policy's does.
+ */
+int policy_pin_dir_clear(const char *dir, const struct loc *loc, const char *as);
 
 /* The N of E's view: top=N, the default if the view takes it, else 0. */
 unsigned int policy_entry_top(const struct policy_entry *e);

@@ -98,12 +98,8 @@ static int holds_work_dir(const char *dir, char other[PATH_MAX])
 	return holds_work_dir_at(AT_FDCWD, dir, 8, other);
 }
 
-int policy_validate_pin_dir(const struct policy *p)
+int policy_pin_dir_clear(const char *dir, const struct loc *loc, const char *as)
 {
-	const char *dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
-	const struct loc dflt = { .file = p->nr_files ? p->files[0] : "policy" };
-	const struct loc *loc = p->pin_dir ? &p->pin_dir_loc : &dflt;
-	const char *as = p->pin_dir ? "" : " (the default)";
 	char other[PATH_MAX];
 
 	if (inside_pin_dir(dir, other)) {
@@ -117,4 +113,13 @@ int policy_validate_pin_dir(const struct policy *p)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int policy_validate_pin_dir(const struct policy *p)
+{
+	const struct loc dflt = { .file = p->nr_files ? p->files[0] : "policy" };
+
+	return policy_pin_dir_clear(p->pin_dir ?: POLICY_DEFAULT_PIN_DIR,
+				    p->pin_dir ? &p->pin_dir_loc : &dflt,
+				    p->pin_dir ? "" : " (the default)");
 }
