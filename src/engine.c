@@ -10,7 +10,7 @@
 #include "pindir.h"
 #include "privs.h"
 #include "revoke.h"
-#include "traverse.h"
+#include "unpin.h"
 
 /*
  * Keep apply's privileges, then open and lock DIR (pindir_open). Both
@@ -70,7 +70,8 @@ int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
 	unsigned int unneutered = revoke_run_begin();
 	struct pin_dir d;
 	char **found = NULL;
-	size_t nfound = 0;
+	size_t nfound = 0, removed;
+	bool emptied;
 	int ret;
 
 	ret = open_dir(&d, dir, 0);
@@ -94,34 +95,7 @@ int engine_remove(const char *dir, char **names, size_t n, bool all, bool force)
 	/* Each name on its own: what is not ours (without --force) or
 	 * cannot be removed stays, named, and the others go.
 	 */
-	for (size_t i = 0; i < n; i++) {
-		const char *what = force ? NULL : pin_foreign(&d, names[i]);
-		int r;
-
-		if (what) {
-			err("%s/%s: %s, not a pin of fsiter-pin's; it is kept (--force removes it)",
-			    dir, ESC(names[i]), what);
-			ret = ret ? ret : -EEXIST;
-			continue;
-		}
-		r = pin_remove(&d, names[i]);
-		if (r == -EISDIR)	/* --force: a directory and what it holds */
-			r = tree_remove(d.cur_fd, names[i], -1);
-		if (r) {
-			err("%s/%s: %s", dir, ESC(names[i]), strerror(-r));
-			ret = ret ? ret : r;
-			if (r == -ENOMEM)
-				break;
-			continue;
-		}
-		outf("removed %s\n", ESC(names[i]));
-	}
-	/* No pin left: its readers no longer count for grant-traverse. */
-	pindir_free_names(found, nfound);
-	found = NULL;
-	nfound = 0;
-	if (!ret && !pindir_names(&d, &found, &nfound) && !nfound)
-		ret = traverse_forget(dir);
+	ret = unpin(&d, names, n, force, NULL, &removed, &emptied);
 out:
 	/* Removed, each one, but a link that could not be neutered fails it. */
 	if (revoke_check_neutered(unneutered, dir) && !ret)
