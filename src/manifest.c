@@ -43,10 +43,7 @@ int manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX])
 	return manifest_file(pin_dir, suffix, out);
 }
 
-/* The name before manifest_file(): '/' to '-', nothing else; /a-b and
- * /a/b shared it. Only to read what an older fsiter-pin wrote.
- */
-static void legacy_path(const char *pin_dir, const char *suffix, char out[PATH_MAX])
+void manifest_legacy_path(const char *pin_dir, const char *suffix, char out[PATH_MAX])
 {
 	size_t n = snprintf(out, PATH_MAX, "%s/", manifest_dir);
 
@@ -154,7 +151,7 @@ json_object *manifest_load(const char *pin_dir)
 	if (!manifest_path(pin_dir, ".json", path))
 		m = load_own(path, pin_dir);
 	if (!m) {
-		legacy_path(pin_dir, ".json", path);
+		manifest_legacy_path(pin_dir, ".json", path);
 		m = load_own(path, pin_dir);
 	}
 	return m;

@@ -51,13 +51,18 @@ int manifest_file(const char *path, const char *suffix, char out[PATH_MAX]);
  * manifest_file(): 0 or -ENAMETOOLONG.
  */
 int manifest_path(const char *pin_dir, const char *suffix, char out[PATH_MAX]);
+/* The name before manifest_file(): '/' to '-', nothing else; /a-b and
+ * /a/b shared it. Only to read what an older fsiter-pin wrote.
+ */
+void manifest_legacy_path(const char *pin_dir, const char *suffix, char out[PATH_MAX]);
 /* Make manifest_dir (0700) if it is not there; one that is there must be
  * a directory (not a symbolic link) of this user's, 0700 or less: else
  * -EPERM (reported). 0 or -errno.
  */
 int mkdir_manifest_dir(void);
-/* Record the N pins RECS of PIN_DIR, from POLICY, in PIN_DIR's manifest.
- * 0 or -errno (reported).
+/* Record the N pins RECS of PIN_DIR, from POLICY (named as
+ * claim_policy_name() names it: the pin directory is that policy's,
+ * claim.h), in PIN_DIR's manifest. 0 or -errno (reported).
  */
 int manifest_write(const char *pin_dir, const struct manifest_record *recs,
 		   size_t n, const char *policy);

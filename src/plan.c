@@ -9,6 +9,7 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include <unistd.h>
+#include "claim.h"
 #include "diag.h"
 #include "kernel_support.h"
 #include "mounts.h"
@@ -369,6 +370,8 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	if (ret)
 		return ret;
 	pl->pin_dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
+	if (claim_policy_name(policy_path, pl->policy_abs))
+		snprintf(pl->policy_abs, sizeof(pl->policy_abs), "%s", policy_path);
 	no_bpffs = check_system(pl);
 	if (no_bpffs < 0)
 		return no_bpffs;

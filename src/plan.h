@@ -91,6 +91,7 @@ struct plan_dir_finding {
 struct plan {
 	enum plan_mode mode;
 	const char *policy_path;
+	char policy_abs[PATH_MAX];	/* as manifests name it (claim.h) */
 	struct policy policy;
 	const char *pin_dir;
 	struct pin_dir dir;

@@ -158,7 +158,7 @@ static void record(struct plan *pl)
 		n++;
 	}
 	if (recs && pis && texts && unsafe)
-		manifest_write(pl->dir.path, recs, n, pl->policy_path);
+		manifest_write(pl->dir.path, recs, n, pl->policy_abs);
 	free(unsafe);
 	free(recs);
 	free(pis);
