@@ -372,6 +372,12 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	pl->pin_dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
 	if (claim_policy_name(policy_path, pl->policy_abs))
 		snprintf(pl->policy_abs, sizeof(pl->policy_abs), "%s", policy_path);
+	/* Another policy's pins: refused before anything is changed. */
+	if (mode != PLAN_AUDIT) {
+		ret = plan_claim_check(pl);
+		if (ret)
+			return ret;
+	}
 	no_bpffs = check_system(pl);
 	if (no_bpffs < 0)
 		return no_bpffs;
@@ -394,6 +400,13 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	ret = load_views(pl);
 	if (!ret)
 		ret = open_targets(pl);
+	/*
+	 * The pins it made in a pin-dir it no longer names go before its
+	 * pin directory's lock is taken (never two at once), and so before
+	 * grant-traverse takes back what only their readers needed.
+	 */
+	if (!ret && mode != PLAN_AUDIT && !no_bpffs)
+		ret = plan_move_out(pl);
 	/* grant-traverse reads and writes ACLs and its record: under the lock. */
 	if (!ret && !no_bpffs)
 		ret = open_pin_dir(pl);
@@ -434,6 +447,9 @@ void plan_free(struct plan *pl)
 		free(pl->extra_search[i].detail);
 	}
 	free(pl->extra_search);
+	for (size_t i = 0; i < pl->nr_moved; i++)
+		free(pl->moved[i].pin_dir);
+	free(pl->moved);
 	for (size_t v = 0; v < pl->nr_views; v++)
 		view_unload(&pl->views[v]);
 	free(pl->views);

@@ -88,6 +88,15 @@ struct plan_dir_finding {
 	char *detail;
 };
 
+/* A pin directory the policy named before, whose manifest still names
+ * the policy (apply, --dry-run; claim.h).
+ */
+struct plan_moved {
+	char *pin_dir;
+	size_t removed;		/* its pins revoked and removed (or that would be) */
+	int err;		/* why not all of them could be (said), or 0 */
+};
+
 struct plan {
 	enum plan_mode mode;
 	const char *policy_path;
@@ -116,6 +125,9 @@ struct plan {
 	 */
 	bool mounted_bpffs;
 	struct reach_changes traverse;
+	/* apply, --dry-run: the pin directories it named before */
+	struct plan_moved *moved;
+	size_t nr_moved;
 };
 
 /*
@@ -163,6 +175,26 @@ size_t plan_failed(const struct plan *pl);
  * (each failed entry reported), or -errno: nothing changed.
  */
 int plan_apply(const char *policy_path, bool dry_run, bool force);
+
+/* The pin directories against the manifests (plan_claims.c, claim.h). */
+
+/*
+ * May this policy's apply replace the pins in its pin directory? Not if
+ * its manifest names another policy that still names it (or cannot be
+ * read) and it holds pins of fsiter-pin's, unless --force (said). 0, or
+ * -EBUSY (said with the pin-dir's file and line).
+ */
+int plan_claim_check(struct plan *pl);
+/*
+ * Apply: revoke and remove, as remove does, the pins that the policy's
+ * earlier applies made in other pin directories whose manifests name it,
+ * each pin said; a pin directory left with nothing loses its readers in
+ * grant-traverse's record and its manifest. --dry-run: say what would
+ * be. What failed is in moved[] (said); -ENOMEM only.
+ */
+int plan_move_out(struct plan *pl);
+/* How many pins plan_move_out() removed (or would remove). */
+size_t plan_moved_removed(const struct plan *pl);
 
 /* What audit reports, one call per finding, in the order of the policy:
  * KIND is a word of docs/output.md, LOC NULL for a pin no entry names.

@@ -224,6 +224,15 @@ static int report_failed(const struct plan *pl, bool dry_run)
 	size_t n = plan_failed(pl);
 	bool partial = pl->nr_kept || pl->traverse.bad_record;
 
+	for (size_t i = 0; i < pl->nr_moved; i++) {
+		if (!pl->moved[i].err)
+			continue;
+		err("%s: the pins it made in %s, its pin-dir before, %s (said above); the next apply tries again",
+		    pl->policy_path, ESC(pl->moved[i].pin_dir),
+		    dry_run ? "cannot be looked at" : "could not all be revoked");
+		partial = true;
+	}
+
 	if (pl->traverse.bad_record)
 		err("%s: grant-traverse gave and took back nothing: its record is not valid (said above)",
 		    pl->policy_path);
@@ -260,8 +269,8 @@ static void report_unchanged(const struct plan *pl, const char *policy_path)
 {
 	const struct pin_dir *d = &pl->dir;
 	const struct reach_changes *t = &pl->traverse;
-	char what[4][PATH_MAX + 64], msg[sizeof(what) + 32];
-	size_t n = 0, len = 0;
+	char what[5][PATH_MAX + 64], msg[sizeof(what) + 32];
+	size_t n = 0, len = 0, moved = plan_moved_removed(pl);
 
 	if (pl->mounted_bpffs)
 		snprintf(what[n++], sizeof(what[0]), "bpffs was mounted on %s",
@@ -283,6 +292,10 @@ static void report_unchanged(const struct plan *pl, const char *policy_path)
 		snprintf(what[n++], sizeof(what[0]), "grant-traverse %s%s%s", gave,
 			 *gave && *took ? " and " : "", took);
 	}
+	if (moved)
+		snprintf(what[n++], sizeof(what[0]),
+			 "%zu pin%s it had made in a pin-dir it no longer names %s revoked and removed",
+			 moved, moved == 1 ? "" : "s", moved == 1 ? "was" : "were");
 	if (!n) {
 		err("%s: nothing was changed", policy_path);
 		return;
@@ -290,7 +303,8 @@ static void report_unchanged(const struct plan *pl, const char *policy_path)
 	for (size_t i = 0; i < n; i++)
 		len += snprintf(msg + len, sizeof(msg) - len, "%s%s",
 				!i ? "" : i == n - 1 ? " and " : ", ", what[i]);
-	err("%s: no pin was changed, but %s", policy_path, msg);
+	err("%s: no pin %swas changed, but %s", policy_path,
+	    moved ? "of its pin-dir " : "", msg);
 }
 
 /* How many times apply reads a policy that keeps changing under it. */

@@ -74,14 +74,14 @@ void plan_print(const struct plan *pl, bool dry_run)
 		outf("%s %s: not in the policy\n",
 		     dry_run ? "would remove" : "removed", ESC(pl->stale[i]));
 	/* With entries that failed there was something to do: the summary. */
-	if (!plan_has_changes(pl) && !plan_failed(pl)) {
+	if (!plan_has_changes(pl) && !plan_failed(pl) && !plan_moved_removed(pl)) {
 		printf("nothing to do: %zu pin%s match%s the policy\n", kept,
 		       kept == 1 ? "" : "s", kept == 1 ? "es" : "");
 		return;
 	}
 	printf("%s%zu created, %zu replaced, %zu removed, %zu unchanged",
 	       dry_run ? "dry run, nothing changed: " : "", created, replaced,
-	       pl->nr_stale + dropped, kept);
+	       pl->nr_stale + dropped + plan_moved_removed(pl), kept);
 	if (skipped)
 		printf(", %zu skipped (nofail)", skipped);
 	if (plan_failed(pl))

@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the pin directories' claims (src/claim.c), on a bpffs of
- * its own in a mount namespace of this process, with a manifest directory
- * of its own. Checked: which manifests are trusted (hostile ones: a
- * pin_dir outside bpffs, a link, a name that is not its pin_dir's, a
+ * Unit tests of the pin directories' claims (src/claim.c) and what a plan
+ * does with them (src/plan_claims.c), on a bpffs of its own in a mount
+ * namespace of this process, with a manifest directory of its own. The
+ * pins are real iterator links, of the task target this kernel has,
+ * whose program bears a view's name, so that they are fsiter-pin's pins
+ * to pin_foreign(). Checked: which manifests are trusted (hostile ones:
+ * a pin_dir outside bpffs, a link, a name that is not its pin_dir's, a
  * group-writable file, a pin_dir a policy could not name); what a
- * claim's policy says now. Needs root and bpffs; skipped (77) otherwise.
+ * claim's policy says now; apply refusing a pin directory another policy
+ * still claims, and --force taking it over; apply revoking the pins its
+ * policy made in its earlier pin directory, as remove does (root's, mode
+ * 0000, also through an fd taken before; the readers of grant-traverse's
+ * record and the manifest go once it is empty); and a failure there.
+ * Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,17 +23,50 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <json-c/json.h>
 #include "claim.h"
 #include "diag.h"
 #include "manifest.h"
+#include "plan.h"
 #include "check.h"
 #include "private_bpffs.h"
+
+#define OWNER	2001
 
 static char top[] = "/tmp/fsiter-test-claim.XXXXXX";
 static char run[] = "/tmp/fsiter-test-claim-run.XXXXXX";
 static char etc[] = "/tmp/fsiter-test-claim-etc.XXXXXX";
+static int iter_btf_id;
 static char *msgs;
 static size_t msgs_len;
+
+/* An iterator link of the task target whose program is named as the
+ * inode view's, pinned at PATH, owned by OWNER, mode 0440.
+ */
+static bool fake_pin(const char *path)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_ITER,
+		    .attach_btf_id = iter_btf_id);
+	int prog, link, ret;
+
+	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "fsiter_inode", "GPL", insns, 2, &o);
+	if (prog < 0)
+		return false;
+	link = bpf_link_create(prog, 0, BPF_TRACE_ITER, NULL);
+	close(prog);
+	if (link < 0)
+		return false;
+	ret = bpf_obj_pin(link, path);
+	close(link);
+	return !ret && !chown(path, OWNER, OWNER) && !chmod(path, 0440);
+}
 
 /* TOP/DIR, made (0711, as a pin directory) with its work directory. */
 static void pin_dir(char out[PATH_MAX], const char *dir)
@@ -179,14 +220,170 @@ static void test_owner(void)
 	CHECK(claim_is(&c, "/elsewhere/own.conf", "own.conf"), "but the same name given is it");
 }
 
+/* What plan_free() frees of what these tests fill (plan.c needs the views). */
+static void plan_done(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nr_moved; i++)
+		free(pl->moved[i].pin_dir);
+	free(pl->moved);
+	policy_free(&pl->policy);
+	memset(pl, 0, sizeof(*pl));
+}
+
+/* A plan of the policy at PATH (as plan_build() starts one). */
+static void plan_of(struct plan *pl, const char *path, enum plan_mode mode, bool force)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->mode = mode;
+	pl->force = force;
+	pl->policy_path = path;
+	policy_init(&pl->policy);
+	pindir_init(&pl->dir);
+	CHECK(!policy_load(&pl->policy, path), "load %s", path);
+	pl->pin_dir = pl->policy.pin_dir;
+	claim_policy_name(path, pl->policy_abs);
+}
+
+/* apply refuses a pin directory whose pins another policy still claims. */
+static void test_refused(void)
+{
+	char dir[PATH_MAX], a[PATH_MAX], b[PATH_MAX], pin[PATH_MAX + 8];
+	struct plan pl;
+
+	pin_dir(dir, "shared");
+	policy(a, "a.conf", dir);
+	policy(b, "b.conf", dir);
+	snprintf(pin, sizeof(pin), "%s/x", dir);
+	CHECK(fake_pin(pin), "a pin: %s", strerror(errno));
+	manifest(dir, a);
+	forget_msgs();
+	plan_of(&pl, b, PLAN_APPLY, false);
+	CHECK(plan_claim_check(&pl) == -EBUSY, "refused");
+	CHECK(said("b.conf:2: pin-dir ") && said("shared belongs to ") && said("a.conf (its manifest)") &&
+	      said("remove its pins first ('fsiter-pin remove --pin-dir "),
+	      "naming both, and what to do");
+	plan_done(&pl);
+	plan_of(&pl, b, PLAN_DRY_RUN, false);
+	CHECK(plan_claim_check(&pl) == -EBUSY, "--dry-run too");
+	plan_done(&pl);
+	plan_of(&pl, a, PLAN_APPLY, false);
+	CHECK(!plan_claim_check(&pl), "its own policy is not refused");
+	plan_done(&pl);
+	forget_msgs();
+	plan_of(&pl, b, PLAN_APPLY, true);
+	CHECK(!plan_claim_check(&pl) && said("taken over (--force)"), "--force takes it over");
+	plan_done(&pl);
+	unlink(a);
+	forget_msgs();
+	plan_of(&pl, b, PLAN_APPLY, false);
+	CHECK(!plan_claim_check(&pl) && said("which no longer exists"),
+	      "a policy that is gone claims nothing");
+	plan_done(&pl);
+	policy(a, "a.conf", dir);
+	unlink(pin);
+	plan_of(&pl, b, PLAN_APPLY, false);
+	CHECK(!plan_claim_check(&pl), "nor one whose pins were removed");
+	plan_done(&pl);
+}
+
+/* The readers grant-traverse's record has for PIN_DIR. */
+static int record_readers(const char *pin_dir)
+{
+	char path[PATH_MAX];
+	json_object *root, *readers, *ar;
+	int n = -1;
+
+	snprintf(path, sizeof(path), "%s/.grant-traverse.json", run);
+	root = json_object_from_file(path);
+	if (root && json_object_object_get_ex(root, "readers", &readers))
+		n = json_object_object_get_ex(readers, pin_dir, &ar) ?
+		    (int)json_object_array_length(ar) : 0;
+	json_object_put(root);
+	return n;
+}
+
+static long owner_mode_fd(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) ? -1 : (long)st.st_uid << 16 | (st.st_mode & 07777);
+}
+
+/* apply revokes what its policy made in the pin-dir it named before. */
+static void test_moved(void)
+{
+	char old[PATH_MAX], now[PATH_MAX], p[PATH_MAX], pin[PATH_MAX + 8], rec[3 * PATH_MAX];
+	char file[PATH_MAX];
+	struct plan pl;
+	int fd;
+
+	pin_dir(old, "old");
+	pin_dir(now, "new");
+	policy(p, "moving.conf", now);
+	snprintf(pin, sizeof(pin), "%s/one", old);
+	CHECK(fake_pin(pin), "a pin");
+	fd = open(pin, O_PATH | O_CLOEXEC);
+	snprintf(pin, sizeof(pin), "%s/two", old);
+	CHECK(fake_pin(pin), "another");
+	manifest(old, p);
+	snprintf(rec, sizeof(rec), "{ \"added\": [], \"readers\": { \"%s\": [ { \"tag\": \"u\", \"id\": %d } ], \"%s\": [ { \"tag\": \"u\", \"id\": 0 } ] } }",
+		 old, OWNER, now);
+	raw_manifest(".grant-traverse.json", rec, 0600);
+
+	plan_of(&pl, p, PLAN_DRY_RUN, false);
+	CHECK(!plan_move_out(&pl) && pl.nr_moved == 1 && plan_moved_removed(&pl) == 2,
+	      "--dry-run: two would go");
+	CHECK(!access(pin, F_OK), "and they stay");
+	plan_done(&pl);
+
+	plan_of(&pl, p, PLAN_APPLY, false);
+	CHECK(!plan_move_out(&pl) && pl.nr_moved == 1 && !strcmp(pl.moved[0].pin_dir, old),
+	      "apply: the old pin directory");
+	CHECK(plan_moved_removed(&pl) == 2 && !pl.moved[0].err, "both removed, no error");
+	CHECK(access(pin, F_OK) && errno == ENOENT, "they are gone");
+	CHECK(owner_mode_fd(fd) == 0, "revoked first: an fd taken before sees root's, 0000 (%lx)",
+	      owner_mode_fd(fd));
+	CHECK(record_readers(old) == 0 && record_readers(now) == 1,
+	      "its readers left grant-traverse's record, not the new one's");
+	manifest_path(old, ".json", file);
+	CHECK(access(file, F_OK), "its manifest is gone");
+	plan_done(&pl);
+	close(fd);
+
+	/* What is not a pin of fsiter-pin's stays, and fails it. */
+	CHECK(fake_pin(pin), "a pin again");
+	snprintf(rec, sizeof(rec), "%s/map", old);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
+	CHECK(fd >= 0 && !bpf_obj_pin(fd, rec), "a map");
+	close(fd);
+	manifest(old, p);
+	forget_msgs();
+	plan_of(&pl, p, PLAN_APPLY, false);
+	CHECK(!plan_move_out(&pl) && pl.moved[0].err == -EEXIST && plan_moved_removed(&pl) == 1,
+	      "the pin goes, the map fails it (%d)", pl.nr_moved ? pl.moved[0].err : 0);
+	CHECK(said("/map: a BPF map") && !access(rec, F_OK), "the map is named and kept");
+	CHECK(!access(file, F_OK), "the manifest stays: the next apply tries again");
+	plan_done(&pl);
+	unlink(rec);
+	unlink(pin);
+}
+
 int main(void)
 {
+	struct btf *btf;
 	char cmd[256];
 	int ret;
 
 	ret = private_bpffs(top);
 	if (ret)
 		return ret;
+	btf = btf__load_vmlinux_btf();
+	iter_btf_id = btf ? btf__find_by_name_kind(btf, "bpf_iter_task", BTF_KIND_FUNC) : -1;
+	btf__free(btf);
+	if (iter_btf_id < 0) {
+		printf("skipped: no BTF of bpf_iter_task\n");
+		return 77;
+	}
 	if (!mkdtemp(run) || !mkdtemp(etc)) {
 		perror("mkdtemp");
 		return 2;
@@ -197,6 +394,8 @@ int main(void)
 	diag_out = open_memstream(&msgs, &msgs_len);
 	test_hostile();
 	test_owner();
+	test_refused();
+	test_moved();
 	fclose(diag_out);
 	diag_out = NULL;
 	ret = check_summary();

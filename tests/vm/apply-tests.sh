@@ -1,6 +1,10 @@
 #!/bin/bash
 # fsiter-pin apply, list and remove from end to end, as root inside the
 # test VM, with the readers fsa (group fsreaders) and fsb (group fsother).
+# A test's policies that replace one another, each in a file of its own,
+# are versions of one policy: the next takes the pin directory over from
+# the last with --force (fsiter-pin(8), apply, step 1), which does
+# nothing else where nothing but pins is in the pin directory.
 # Usage: apply-tests.sh BUILD_DIR [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -137,7 +141,7 @@ cache     passwd        /etc/passwd       0444
 cache     devnull       /dev/null         0444
 cache     report-open   /run/t/report.db  0444  -     -      -    expose-cache
 POLICY
-	out=$("$tool" apply --dry-run $t/policy2.conf 2>&1); rc=$?
+	out=$("$tool" apply --dry-run --force $t/policy2.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "dry run succeeds" "$rc" 0
 	check "would replace report-cache (mode)" has "^would replace report-cache: cache of /run/t/report.db (mode differs)$"
@@ -152,7 +156,7 @@ POLICY
 test_apply_changed() {
 	needs test_dry_run
 	echo "== apply the changed policy"
-	out=$("$tool" apply $t/policy2.conf 2>&1); rc=$?
+	out=$("$tool" apply --force $t/policy2.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "apply succeeds" "$rc" 0
 	check "summary" has "^3 created, 2 replaced, 1 removed, 2 unchanged$"
@@ -178,7 +182,7 @@ test_bad_input() {
 	# A bad entry fails alone: the rest of the policy (policy2's) applies.
 	n=$(( $(wc -l <$t/policy2.conf) + 1 ))
 	{ cat $t/policy2.conf; printf 'cache sym /run/t/link 0444\n'; } >$t/bad1.conf
-	out=$("$tool" apply $t/bad1.conf 2>&1); rc=$?
+	out=$("$tool" apply --force $t/bad1.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "a symlink is refused, alone" "$rc" 3
 	check "with file, line and why" has "bad1.conf:$n: path '/run/t/link': a component is a symbolic link; write the path it points to"
@@ -190,7 +194,7 @@ test_bad_input() {
 	check "the view named" has "bad2.conf:2: unknown view 'inod'"
 	check "the mode named" has "bad2.conf:3: mode '0446': world-writable"
 	{ cat $t/policy2.conf; printf 'cache x /run/t/nope 0444\n'; } >$t/bad3.conf
-	out=$("$tool" apply $t/bad3.conf 2>&1); rc=$?
+	out=$("$tool" apply --force $t/bad3.conf 2>&1); rc=$?
 	check_eq "a missing path without nofail is an error" "$rc" 3
 	check "named" has "bad3.conf:$n: path '/run/t/nope': no such file or directory"
 	check_eq "state unchanged by bad input" "$(state)" "$before"
@@ -240,17 +244,17 @@ test_traverse_scope() {
 	"$tool" remove --all >/dev/null 2>&1
 	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
 	rm -f /run/fsiter-pin/.grant-traverse.json
-	try tv1 "set grant-traverse yes" "cache tv-o /etc/passwd 0444"
+	try tv "set grant-traverse yes" "cache tv-o /etc/passwd 0444"
 	check_eq "yes: a pin for everyone fails (exit 3)" "$rc" 3
 	check "the hint names 'others'" has "put 'set grant-traverse others' in the policy"
 	check_eq "o stays ---" "$(acl_of other::)" ---
 	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
 	setfacl -m g:fsother:x,m::- /sys/fs/bpf
-	try tv2 "set grant-traverse yes" "cache tv-u /etc/passwd 0400 root root u:fsa:r"
+	try tv "set grant-traverse yes" "cache tv-u /etc/passwd 0400 root root u:fsa:r"
 	check_eq "yes: a mask without x is not raised: the entry fails (exit 3)" "$rc" 3
 	check_eq "the mask stays ---" "$(acl_of mask::)" ---
 	setfacl -b /sys/fs/bpf
-	try tv3 "set grant-traverse others" "cache tv-o /etc/passwd 0444" \
+	try tv "set grant-traverse others" "cache tv-o /etc/passwd 0444" \
 		"cache tv-u /etc/group 0400 root root u:fsb:r"
 	check_eq "others: applies" "$rc" 0
 	check_eq "o+x" "$(acl_of other::)" --x
@@ -258,7 +262,7 @@ test_traverse_scope() {
 	# has changed it so far: o+x, given for everyone, lets fsb through.
 	check_eq "u:fsb: no entry of its own, o+x lets it through" "$(acl_of user:fsb:)" ""
 	check "fsb reads" reads fsb $pins/tv-u
-	try tv4 "set grant-traverse others" "cache tv-x /etc/passwd 0400"
+	try tv "set grant-traverse others" "cache tv-x /etc/passwd 0400"
 	check_eq "a policy without those readers applies" "$rc" 0
 	check "it says what it took back" has "^fsiter-pin: took back search permission on /sys/fs/bpf from o (grant-traverse added it; no reader needs it now)$"
 	check "and the mask it made" has "^fsiter-pin: removed the ACL mask of /sys/fs/bpf (grant-traverse made it; no named entry is left)$"
@@ -291,8 +295,10 @@ test_foreign() {
 	check "the others are pinned" test -e $pins/fo-a -a -e $pins/fo-b
 	check "both stay, the directory with what it holds" test -d $pins/fo-dir/sub -a -e $pins/fo-map
 	check_eq "the map is the same object" "$(stat -c %i $pins/fo-map)" "$map_ino"
+	# The same policy, one entry more.
 	{ cat $t/fo.conf; echo "cache fo-c /etc/hostname 0400"; } >$t/fo2.conf
-	out=$(FSITER_FAULT=swap "$tool" apply $t/fo2.conf 2>&1); rc=$?
+	mv $t/fo2.conf $t/fo.conf
+	out=$(FSITER_FAULT=swap "$tool" apply $t/fo.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "a failed switch" "$rc" 1
 	check "it failed at the switch" has "cannot switch to the new pins"
@@ -300,7 +306,7 @@ test_foreign() {
 	check_eq "nothing left in the work directory" "$(ls -A ${pins}_staging | wc -l)" 0
 	# Killed after the directory was moved into the next pin directory,
 	# before the switch: the next run moves it back, never empties it.
-	FSITER_FAULT='swap!' "$tool" apply $t/fo2.conf >/dev/null 2>&1
+	FSITER_FAULT='swap!' "$tool" apply $t/fo.conf >/dev/null 2>&1
 	check "killed: the directory waits in the work directory" test -d ${pins}_staging/next/fo-dir/sub
 	out=$("$tool" list 2>&1); rc=$?
 	echo "$out"
@@ -439,7 +445,7 @@ test_says_traverse() {
 	# sm2.conf is applied: g:fsreaders:x is grant-traverse's
 	printf '%s\n' "set grant-traverse yes" "cache sm-a /etc/passwd 0440 root fsreaders" \
 		"cache sm-b /etc/group 0400 root root u:fsb:r" >$t/st1.conf
-	out=$(FSITER_FAULT=traverse "$tool" apply $t/st1.conf 2>&1); rc=$?
+	out=$(FSITER_FAULT=traverse "$tool" apply --force $t/st1.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "the ACL cannot be set: apply fails" "$rc" 1
 	check "saying what was not given" has "^fsiter-pin: /sys/fs/bpf: cannot set its ACL: Input/output error; search permission was not given to user 'fsb'$"
@@ -451,7 +457,7 @@ test_says_traverse() {
 	# fsreaders' x and the mask are taken back (the first two ACL writes),
 	# fsb's grant fails (the third)
 	printf '%s\n' "set grant-traverse yes" "cache sm-b /etc/group 0400 root root u:fsb:r" >$t/st2.conf
-	out=$(FSITER_FAULT=traverse:3 "$tool" apply $t/st2.conf 2>&1); rc=$?
+	out=$(FSITER_FAULT=traverse:3 "$tool" apply --force $t/st2.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "taken back, then the grant fails: apply fails" "$rc" 1
 	check "it says what it took back" has "^fsiter-pin: took back search permission on /sys/fs/bpf from g:2100, and removed the entry"
@@ -464,7 +470,7 @@ test_says_traverse() {
 	check "the pin stays" test -e $pins/sm-a
 
 	# fsb's x is given, then apply fails for another reason
-	out=$(FSITER_FAULT=gen "$tool" apply $t/st2.conf 2>&1); rc=$?
+	out=$(FSITER_FAULT=gen "$tool" apply --force $t/st2.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "the next pin directory cannot be made: apply fails" "$rc" 1
 	check "it says what it gave" has "^fsiter-pin: gave search permission on /sys/fs/bpf to user 'fsb' (grant-traverse: u:fsb:x, with a new ACL mask)$"
@@ -472,13 +478,13 @@ test_says_traverse() {
 		"fsiter-pin: $t/st2.conf: no pin was changed, but grant-traverse gave 1 search permission"
 	check_eq "u:fsb:x is there" "$(acl_of user:fsb:)" --x
 	check_eq "and recorded" "$(traverse_recs u)" 1
-	out=$("$tool" apply $t/st2.conf 2>&1); rc=$?
+	out=$("$tool" apply --force $t/st2.conf 2>&1); rc=$?
 	check_eq "then it applies" "$rc" 0
 	check "fsb reads" reads fsb $pins/sm-b
 
 	# taking fsb's x back fails: it stays, and the next apply takes it
 	printf '%s\n' "set grant-traverse yes" "cache sm-c /etc/passwd 0400" >$t/st3.conf
-	out=$(FSITER_FAULT=traverse "$tool" apply $t/st3.conf 2>&1); rc=$?
+	out=$(FSITER_FAULT=traverse "$tool" apply --force $t/st3.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "a take-back that fails: apply fails" "$rc" 1
 	check "saying so" has "^fsiter-pin: /sys/fs/bpf: cannot take back search permission from u:2002: Input/output error; it stays, and the next apply tries again$"
@@ -487,7 +493,7 @@ test_says_traverse() {
 	check_eq "then: nothing was changed" "$(last_line)" "fsiter-pin: $t/st3.conf: nothing was changed"
 	check_eq "u:fsb:x stays" "$(acl_of user:fsb:)" --x
 	check_eq "still recorded" "$(traverse_recs u)" 1
-	out=$("$tool" apply $t/st3.conf 2>&1); rc=$?
+	out=$("$tool" apply --force $t/st3.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "the next apply" "$rc" 0
 	check "takes it back" has "^fsiter-pin: took back search permission on /sys/fs/bpf from u:2002, and removed the entry"
@@ -509,7 +515,7 @@ test_bad_record() {
 	# br-a dropped: a revocation; br-c's reader would need grant-traverse
 	printf '%s\n' "set grant-traverse yes" "cache br-b /etc/group 0400" \
 		"cache br-c /etc/hosts 0400 root root u:fsa:r" >$t/br2.conf
-	out=$("$tool" apply $t/br2.conf 2>&1); rc=$?
+	out=$("$tool" apply --force $t/br2.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "apply: exit 3, not 1" "$rc" 3
 	check "naming the record" has "^fsiter-pin: $rec: not a valid record of grant-traverse"
@@ -521,10 +527,99 @@ test_bad_record() {
 	check_eq "nor taken back from fsb" "$(acl_of user:fsb:)" --x
 	check_eq "the record is left as it is" "$(cat $rec)" '{ "added": ['
 	cp $t/br.saved $rec
-	out=$("$tool" apply $t/br2.conf 2>&1); rc=$?
+	out=$("$tool" apply --force $t/br2.conf 2>&1); rc=$?
 	check_eq "repaired: the next apply" "$rc" 0
 	check_eq "gives fsa" "$(acl_of user:fsa:)" --x
 	check_eq "and takes back fsb's" "$(acl_of user:fsb:)" ""
+	"$tool" remove --all >/dev/null
+}
+
+# held DIR PIN: fsa holds an O_PATH fd on PIN (holdfd.py), reporting in DIR
+held() {
+	rm -rf "$1" && mkdir -m 0777 "$1"
+	as fsa python3 "$here/holdfd.py" "$2" "$1" &
+	for _ in $(seq 1 600); do [[ -e $1/ready ]] && break; sleep 0.1; done
+	check "fsa holds an O_PATH fd on $2" test -e "$1/ready"
+}
+# reopen DIR: what fsa's held fd gives when re-opened: "read" or why not
+reopen() {
+	echo "" >"$1/go.1"
+	for _ in $(seq 1 600); do [[ -s $1/res.1 ]] && break; sleep 0.1; done
+	cat "$1/res.1" 2>/dev/null || echo "no answer"
+	touch "$1/stop"
+}
+
+test_pin_dir_moved() {
+	echo "== set pin-dir changes: the pins of the old pin-dir are revoked, audit is clean"
+	local old=/sys/fs/bpf/mv-old new=/sys/fs/bpf/mv-new
+	"$tool" remove --all >/dev/null 2>&1
+	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
+	rm -f /run/fsiter-pin/.grant-traverse.json
+	try mv "set grant-traverse yes" "set pin-dir $old" \
+		"cache mv-a /etc/passwd 0400 root root u:fsa:r" "cache mv-b /etc/group 0440 root fsreaders"
+	check_eq "applied in $old" "$rc" 0
+	check "fsa reads mv-a" reads fsa $old/mv-a
+	check_eq "grant-traverse let fsa through" "$(acl_of user:fsa:)" --x
+	held $t/hold-mv $old/mv-a
+	try mv "set grant-traverse yes" "set pin-dir $new" "cache mv-c /etc/hosts 0400"
+	check_eq "apply of the moved policy: exit 0" "$rc" 0
+	check "says each pin it revoked in the old pin-dir" \
+		has "^removed $old/mv-a: the policy's pin-dir is now $new$"
+	check "both of them" has "^removed $old/mv-b: the policy's pin-dir is now $new$"
+	check "and counts them" has "^1 created, 0 replaced, 2 removed, 0 unchanged$"
+	check "the new pin is there" test -e $new/mv-c
+	check_eq "nothing is left in the old pin-dir" "$(ls -A $old | wc -l)" 0
+	check_eq "fsa's fd on the old pin cannot open it again" "$(reopen $t/hold-mv)" "Permission denied"
+	check_eq "grant-traverse took back what only its readers needed" "$(acl_of user:fsa:)" ""
+	check_eq "the old pin-dir's manifest is gone" \
+		"$(grep -l "\"pin_dir\": \"$old\"" /run/fsiter-pin/*.json | wc -l)" 0
+	out=$("$tool" audit $t/mv.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "audit: clean" "$rc" 0
+	# What cannot be revoked there fails the apply alone (exit 3).
+	bpftool map create $new/mv-map type array key 4 value 4 entries 1 name mv_map
+	try mv "set pin-dir $old" "cache mv-a /etc/passwd 0400"
+	check_eq "moved back, with a map in $new: exit 3" "$rc" 3
+	check "the pin there goes" has "^removed $new/mv-c: the policy's pin-dir is now $old$"
+	check "the map is named and kept" has "$new/mv-map: a BPF map"
+	check "the last lines say what failed" \
+		has "^fsiter-pin: $t/mv.conf: the pins it made in $new, its pin-dir before, could not all be revoked (said above); the next apply tries again$"
+	check "the rest is applied" test -e $old/mv-a
+	"$tool" remove --force --pin-dir $new --all >/dev/null
+	try mv "set pin-dir $old" "cache mv-a /etc/passwd 0400"
+	check_eq "once it is removed: exit 0" "$rc" 0
+	"$tool" remove --pin-dir $old --all >/dev/null
+}
+
+test_pin_dir_claimed() {
+	echo "== two policies, one pin-dir: the second is refused; --force takes it over"
+	"$tool" remove --all >/dev/null 2>&1
+	try cl1 "set grant-traverse others" "cache cl-a /etc/passwd 0444"
+	check_eq "cl1 applies" "$rc" 0
+	before=$(state)
+	try cl2 "set grant-traverse others" "cache cl-b /etc/group 0444"
+	check_eq "cl2, the same pin-dir: refused (exit 1)" "$rc" 1
+	check "naming both" has "^fsiter-pin: $t/cl2.conf: pin-dir $pins (the default) belongs to $t/cl1.conf (its manifest); remove its pins first ('fsiter-pin remove --pin-dir $pins --all'), or take it over with --force$"
+	check "nothing was changed" has "^fsiter-pin: $t/cl2.conf: nothing was changed$"
+	check_eq "state unchanged" "$(state)" "$before"
+	out=$("$tool" apply --dry-run $t/cl2.conf 2>&1); rc=$?
+	check_eq "--dry-run: refused too" "$rc" 1
+	out=$("$tool" apply --force $t/cl2.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "--force takes it over" "$rc" 0
+	check "with a warning naming both" \
+		has "^fsiter-pin: warning: $t/cl2.conf: pin-dir $pins (the default) belongs to $t/cl1.conf (its manifest); taken over (--force): its 1 pin goes"
+	check "cl1's pin is revoked" has "^removed cl-a: not in the policy$"
+	out=$("$tool" apply $t/cl1.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "then cl1 is the one refused" "$rc" 1
+	check "naming cl2" has "belongs to $t/cl2.conf (its manifest)"
+	rm $t/cl2.conf
+	out=$("$tool" apply $t/cl1.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "cl2 deleted: cl1 takes it back without --force" "$rc" 0
+	check "and says so" \
+		has "^fsiter-pin: pin-dir $pins: its 1 pin was made by $t/cl2.conf, which no longer exists (or any user may change it); this apply replaces it$"
 	"$tool" remove --all >/dev/null
 }
 

@@ -4,6 +4,10 @@
 # changes; in one entry's attach, pin or perms: that entry fails, the
 # others apply), kill -9 at every step and at random points, and
 # concurrent applies. Runs as root inside the test VM.
+# Its policies are versions of one, each in a file of its own, and the
+# pin directory belongs to the one applied last (fsiter-pin(8), apply,
+# step 1): each apply takes it over with --force, which does nothing else
+# here, as nothing but pins is ever in the pin directory.
 # Usage: atomic-tests.sh BUILD_DIR [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,18 +55,18 @@ cache changeme /etc/group    0400 root root g:fsother:r
 inode newone   /etc/passwd   0444
 P
 
-"$tool" apply $t/b.conf >/dev/null && same_b=$(same)
+"$tool" apply --force $t/b.conf >/dev/null && same_b=$(same)
 "$tool" remove --all >/dev/null
-"$tool" apply $t/a.conf >/dev/null && same_a=$(same)
+"$tool" apply --force $t/a.conf >/dev/null && same_a=$(same)
 check "a and b differ" test "$same_a" != "$same_b"
 
 test_faults() {
 	echo "== a fault in the work directory or the exchange leaves the old pins exactly as they were"
 	for point in gen swap; do
-		"$tool" apply $t/a.conf >/dev/null
+		"$tool" apply --force $t/a.conf >/dev/null
 		before=$(snap)
 		inode=$(stat -c %i $pins)
-		out=$(FSITER_FAULT=$point "$tool" apply $t/b.conf 2>&1); rc=$?
+		out=$(FSITER_FAULT=$point "$tool" apply --force $t/b.conf 2>&1); rc=$?
 		check_eq "$point: apply fails" "$rc" 1
 		check "$point: says so" grep -q "fault injected at $point" <<<"$out"
 		check "$point: and that no pin changed" grep -q "b.conf: nothing was changed$" <<<"$out"
@@ -85,9 +89,9 @@ test_entry_faults() {
 		n=${point#*:}; [[ $n == "$point" ]] && n=1
 		if (( n == 1 )); then name=changeme line=3 why="its pin is removed"
 		else name=newone line=4 why="not pinned"; fi
-		"$tool" apply $t/a.conf >/dev/null
+		"$tool" apply --force $t/a.conf >/dev/null
 		keep_before=$(snap | grep '^keepme ')
-		out=$(FSITER_FAULT=$point "$tool" apply $t/b.conf 2>&1); rc=$?
+		out=$(FSITER_FAULT=$point "$tool" apply --force $t/b.conf 2>&1); rc=$?
 		echo "$out"
 		check_eq "$point: some entries failed" "$rc" 3
 		case ${point%:*} in
@@ -108,21 +112,21 @@ test_entry_faults() {
 	check "the removal is said" grep -q "^removed dropme: not in the policy$" <<<"$out"
 
 	echo "== the failed entry's old pin is revoked like any other that goes"
-	"$tool" apply $t/a.conf >/dev/null
+	"$tool" apply --force $t/a.conf >/dev/null
 	hold ef $pins/changeme
 	check_eq "before: fsa re-opens changeme" "$(probe ef)" read
-	out=$(FSITER_FAULT=perms "$tool" apply $t/b.conf 2>&1); rc=$?
+	out=$(FSITER_FAULT=perms "$tool" apply --force $t/b.conf 2>&1); rc=$?
 	check_eq "perms on changeme: some entries failed" "$rc" 3
 	check "it says the pin went" grep -q "^removed changeme: its entry failed$" <<<"$out"
 	check_eq "after: re-open fails" "$(probe ef)" "Permission denied"
 	unhold ef
 
 	echo "== when every change fails, the pin directory is not exchanged"
-	"$tool" apply $t/a.conf >/dev/null
+	"$tool" apply --force $t/a.conf >/dev/null
 	printf '%s\n' "$(cat $t/a.conf)" "inode extra /etc/passwd 0444" >$t/a-extra.conf
 	before=$(snap)
 	inode=$(stat -c %i $pins)
-	out=$(FSITER_FAULT=attach "$tool" apply $t/a-extra.conf 2>&1); rc=$?
+	out=$(FSITER_FAULT=attach "$tool" apply --force $t/a-extra.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "the one new entry fails" "$rc" 3
 	check "named" grep -q "a-extra.conf:5: 'extra' failed: not pinned$" <<<"$out"
@@ -134,8 +138,8 @@ test_entry_faults() {
 
 test_fault_after_switch() {
 	echo "== a fault after the switch: the new pins stand, the next run cleans up"
-	"$tool" apply $t/a.conf >/dev/null
-	out=$(FSITER_FAULT=cleanup "$tool" apply $t/b.conf 2>&1); rc=$?
+	"$tool" apply --force $t/a.conf >/dev/null
+	out=$(FSITER_FAULT=cleanup "$tool" apply --force $t/b.conf 2>&1); rc=$?
 	check_eq "cleanup: apply succeeds" "$rc" 0
 	check_eq "cleanup: the state is b's" "$(same)" "$same_b"
 	check "cleanup: the old pins are left in the work directory" test -n "$(ls -A $work)"
@@ -147,9 +151,9 @@ test_fault_after_switch() {
 test_kill_at_each_step() {
 	echo "== kill -9 at each step: the old state, or the new one after the switch"
 	for point in gen keep attach pin perms swap cleanup; do
-		"$tool" apply $t/a.conf >/dev/null
+		"$tool" apply --force $t/a.conf >/dev/null
 		before=$(snap)
-		FSITER_FAULT="$point!" "$tool" apply $t/b.conf >/dev/null 2>&1; rc=$?
+		FSITER_FAULT="$point!" "$tool" apply --force $t/b.conf >/dev/null 2>&1; rc=$?
 		check_eq "$point!: killed" "$rc" 137
 		if [[ $point == cleanup ]]; then
 			check_eq "$point!: the state is b's" "$(same)" "$same_b"
@@ -166,7 +170,7 @@ test_kill_at_random() {
 	bad=0
 	for i in $(seq 1 16); do
 		if (( i % 2 )); then p=$t/b.conf; else p=$t/a.conf; fi
-		"$tool" apply $p >/dev/null 2>&1 &
+		"$tool" apply --force $p >/dev/null 2>&1 &
 		pid=$!
 		sleep "0.$(( RANDOM % 60 ))"
 		kill -9 $pid 2>/dev/null
@@ -193,7 +197,7 @@ test_concurrent() {
 	done
 	pids=()
 	for i in $(seq 1 8); do
-		"$tool" apply $t/c$i.conf >$t/c$i.out 2>&1 &
+		"$tool" apply --force $t/c$i.conf >$t/c$i.out 2>&1 &
 		pids+=($!)
 	done
 	fails=0
@@ -202,7 +206,7 @@ test_concurrent() {
 	names=$(ls $pins | tr '\n' ' ')
 	winner=$(sed -n 's/^p\([0-9]\)-a .*/\1/p' <<<"$(ls $pins | sed 's/$/ /')" | head -1)
 	check_eq "the pins are one policy's" "$names" "p$winner-a p$winner-b shared "
-	out=$("$tool" apply $t/c$winner.conf 2>&1)
+	out=$("$tool" apply --force $t/c$winner.conf 2>&1)
 	check "and match it exactly" grep -q "^nothing to do: 3 pins match the policy$" <<<"$out"
 	check_eq "no pin left from another" "$(bpftool link show | grep -c iter)" 3
 }
@@ -251,29 +255,29 @@ test_revoke() {
 	printf 'set grant-traverse yes\n%s\n' "cache rv /etc/passwd 0400 root root" >$t/r2.conf
 	printf '%s\n%s\n' "$(cat $t/r1.conf)" "cache rn /etc/hostname 0400" >$t/r3.conf
 	"$tool" remove --all >/dev/null 2>&1
-	"$tool" apply $t/r1.conf >/dev/null
+	"$tool" apply --force $t/r1.conf >/dev/null
 	hold rv $pins/rv
 	hold rs $pins/rs
 	check_eq "granted: the fd re-opens" "$(probe rv)" read
-	"$tool" apply $t/r3.conf >/dev/null
+	"$tool" apply --force $t/r3.conf >/dev/null
 	check_eq "a kept pin still re-opens" "$(probe rv)" read
 	check_eq "and keeps its mode (the group bits: the mask)" "$(stat -c %a $pins/rv)" 440
-	"$tool" apply $t/r2.conf >/dev/null
+	"$tool" apply --force $t/r2.conf >/dev/null
 	check_eq "grant dropped by apply: re-open fails" "$(probe rv)" "Permission denied"
 	check_eq "entry dropped by apply: re-open fails" "$(probe rs)" "Permission denied"
 	unhold rv; unhold rs
 
-	"$tool" apply $t/r1.conf >/dev/null
+	"$tool" apply --force $t/r1.conf >/dev/null
 	hold rm $pins/rv
 	check_eq "before remove: the fd re-opens" "$(probe rm)" read
 	"$tool" remove rv >/dev/null
 	check_eq "after remove: re-open fails" "$(probe rm)" "Permission denied"
 	unhold rm
 
-	"$tool" apply $t/r1.conf >/dev/null
+	"$tool" apply --force $t/r1.conf >/dev/null
 	hold dir $pins rv
 	check_eq "through the directory: opens" "$(probe dir)" read
-	FSITER_FAULT=cleanup "$tool" apply $t/r2.conf >/dev/null 2>&1
+	FSITER_FAULT=cleanup "$tool" apply --force $t/r2.conf >/dev/null 2>&1
 	check "the old directory is left in the work directory" test -d $work/next
 	check_eq "through the old directory: refused" "$(probe dir)" "Permission denied"
 	check_eq "the old directory is 0700" "$(stat -c %a $work/next)" 700
@@ -292,17 +296,17 @@ test_revoke_owner() {
 	printf 'set grant-traverse yes\n%s\n' "cache ok /etc/group 0400 root root" >$t/o2.conf
 	"$tool" remove --all >/dev/null 2>&1
 	for how in chmod setfacl; do
-		"$tool" apply $t/o1.conf >/dev/null
+		"$tool" apply --force $t/o1.conf >/dev/null
 		check_eq "owner fsa" "$(stat -c %U $pins/ow)" fsa
 		hold ow-$how $pins/ow
 		check_eq "the owner's fd re-opens" "$(probe ow-$how)" read
-		"$tool" apply $t/o2.conf >/dev/null
+		"$tool" apply --force $t/o2.conf >/dev/null
 		check_eq "entry dropped by apply, then $how through the fd: refused" \
 			"$(probe ow-$how $how)" "Operation not permitted"
 		check_eq "and a plain re-open: refused" "$(probe ow-$how)" "Permission denied"
 		unhold ow-$how
 	done
-	"$tool" apply $t/o1.conf >/dev/null
+	"$tool" apply --force $t/o1.conf >/dev/null
 	hold ow-rm $pins/ow
 	check_eq "the owner's fd re-opens" "$(probe ow-rm)" read
 	"$tool" remove ow >/dev/null
@@ -314,7 +318,7 @@ test_revoke_owner() {
 		grep -qxE "Operation not permitted|Permission denied" <<<"$out"
 	check_eq "after remove, re-open: refused" "$(probe ow-rm)" "Permission denied"
 	unhold ow-rm
-	"$tool" apply $t/o1.conf >/dev/null
+	"$tool" apply --force $t/o1.conf >/dev/null
 	hold ow-all $pins/ow
 	check_eq "the owner's fd re-opens" "$(probe ow-all)" read
 	"$tool" remove --all >/dev/null
@@ -343,7 +347,7 @@ revoke_link() {
 		"cache ok /etc/group 0400 root root" >$t/l1.conf
 	"$tool" remove --all >/dev/null 2>&1
 	for how in apply remove; do
-		"$tool" apply $t/l1.conf >/dev/null
+		"$tool" apply --force $t/l1.conf >/dev/null
 		ok=$(link_of ok)
 		for name in lc lm ls; do
 			take_link $how-$name $pins/$name
@@ -354,7 +358,7 @@ revoke_link() {
 		out=$(probe $how-ls)
 		check "ls: the link walks the view ($out)" test "$out" != empty -a "$out" != "no answer"
 		if [[ $how == apply ]]; then
-			"$tool" apply $t/o2.conf >/dev/null
+			"$tool" apply --force $t/o2.conf >/dev/null
 		else
 			"$tool" remove lc lm ls >/dev/null
 		fi
@@ -373,10 +377,10 @@ revoke_link() {
 		'[[ $(grep -c "^[a-z-]*  " <<<"$1") == 1 ]] && grep -q "^extra-search  */sys/fs/bpf: u:fsa has" <<<"$1"' - "$out"
 
 	echo "== a replaced pin: the old link walks nothing, the new one the view"
-	"$tool" apply $t/l1.conf >/dev/null
+	"$tool" apply --force $t/l1.conf >/dev/null
 	take_link rp $pins/lc writable
 	check_eq "its owner made lc writable" "$(stat -c %a $pins/lc)" 600
-	out=$("$tool" apply $t/l1.conf 2>&1)
+	out=$("$tool" apply --force $t/l1.conf 2>&1)
 	check "lc is replaced (its mode drifted)" grep -q "^replaced lc: .*(mode differs)$" <<<"$out"
 	check_eq "the old link walks nothing" "$(probe rp)" empty
 	check "the new pin shows the view to its owner" grep -q '^cached [0-9]' <<<"$(as fsa cat $pins/lc)"
@@ -386,10 +390,10 @@ revoke_link() {
 	"$tool" --version | grep -q "a test build" || { echo "(not a test build: no faults)"; return; }
 	echo "== a link that cannot be neutered: its pin is revoked and removed all the same, and it is said"
 	grep -v "^cache lc " $t/l1.conf >$t/l3.conf
-	"$tool" apply $t/l1.conf >/dev/null
+	"$tool" apply --force $t/l1.conf >/dev/null
 	take_link nf $pins/lc
 	hold nf-fd $pins/lc
-	out=$(FSITER_FAULT=stub "$tool" apply $t/l3.conf 2>&1 >$t/nf.out); rc=$?
+	out=$(FSITER_FAULT=stub "$tool" apply --force $t/l3.conf 2>&1 >$t/nf.out); rc=$?
 	echo "$out"
 	check_eq "stub: apply exits 3" "$rc" 3
 	check "stub: lc is removed, as said" grep -qx "removed lc: not in the policy" $t/nf.out
@@ -403,7 +407,7 @@ revoke_link() {
 	check_eq "stub: nothing left in the work directory" "$(ls -A $work | wc -l)" 0
 	unhold nf; unhold nf-fd
 
-	"$tool" apply $t/l1.conf >/dev/null
+	"$tool" apply --force $t/l1.conf >/dev/null
 	take_link nr $pins/lm
 	out=$(FSITER_FAULT=neuter "$tool" remove lm ls 2>&1); rc=$?
 	echo "$out"
@@ -416,9 +420,9 @@ revoke_link() {
 	unhold nr
 
 	echo "== killed before it neutered the old links: the next run does"
-	"$tool" apply $t/l1.conf >/dev/null
+	"$tool" apply --force $t/l1.conf >/dev/null
 	take_link nk $pins/lc
-	FSITER_FAULT='neuter!' "$tool" apply $t/l3.conf >/dev/null 2>&1; rc=$?
+	FSITER_FAULT='neuter!' "$tool" apply --force $t/l3.conf >/dev/null 2>&1; rc=$?
 	check_eq "neuter!: killed" "$rc" 137
 	check "neuter!: lc is gone from the pin directory" test ! -e $pins/lc
 	check "neuter!: its link not neutered yet" grep -q '^cached [0-9]' <<<"$(probe nk)"
@@ -432,24 +436,24 @@ revoke_link() {
 test_isolated_failures() {
 	echo "== a view that does not load, a pin that cannot be read or kept: that entry alone"
 	local out rc
-	"$tool" apply $t/a.conf >/dev/null
+	"$tool" apply --force $t/a.conf >/dev/null
 	keep_before=$(snap | grep '^keepme ')
-	out=$(FSITER_FAULT=keep "$tool" apply $t/b.conf 2>&1); rc=$?
+	out=$(FSITER_FAULT=keep "$tool" apply --force $t/b.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "keep: a kept pin that cannot be linked is made anew" "$rc" 0
 	check "keep: said" grep -q "^fsiter-pin: keepme: made anew, as its pin could not be kept$" <<<"$out"
 	check "keep: a new link" test "$(snap | grep '^keepme ')" != "$keep_before"
 	check_eq "keep: otherwise b's state" "$(same)" "$same_b"
 
-	"$tool" apply $t/a.conf >/dev/null
-	out=$(FSITER_FAULT=inspect "$tool" apply $t/a.conf 2>&1); rc=$?
+	"$tool" apply --force $t/a.conf >/dev/null
+	out=$(FSITER_FAULT=inspect "$tool" apply --force $t/a.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "inspect: a pin that cannot be read is replaced" "$rc" 0
 	check "inspect: said" grep -q "cannot read it (Input/output error); it is replaced" <<<"$out"
 	check_eq "inspect: a's state" "$(same)" "$same_a"
 
-	"$tool" apply $t/a.conf >/dev/null
-	out=$(FSITER_FAULT=load "$tool" apply $t/b.conf 2>&1); rc=$?
+	"$tool" apply --force $t/a.conf >/dev/null
+	out=$(FSITER_FAULT=load "$tool" apply --force $t/b.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "load: the entries of that view fail" "$rc" 3
 	check "load: each named" grep -q "b.conf:[0-9]*: '[a-z]*': view '[a-z-]*' did not load" <<<"$out"
@@ -479,7 +483,7 @@ test_stale_policy() {
 	printf 'set grant-traverse yes\ncache sp /etc/passwd 0400 root root\n' >$t/sp-v2
 	"$tool" remove --all >/dev/null 2>&1
 	install -m 0600 $t/sp-v1 $conf
-	"$tool" apply $conf >/dev/null
+	"$tool" apply --force $conf >/dev/null
 	check "v1 grants fsa" grep -q "user:fsa:r" <<<"$(acl_of sp)"
 
 	# The refresh watch's case: it reads v1, waits for the lock; the
@@ -487,7 +491,7 @@ test_stale_policy() {
 	flock ${pins}_staging sleep 60 &
 	holder=$!
 	sleep 0.5
-	"$tool" apply $conf >$t/sp-a.out 2>&1 &
+	"$tool" apply --force $conf >$t/sp-a.out 2>&1 &
 	a=$!
 	check "the apply waits for the lock" wait_for_lock $t/sp-a.out
 	install -m 0600 $t/sp-v2 $conf
@@ -501,15 +505,15 @@ test_stale_policy() {
 	# Two applies, both read before the lock: one of v1, one of v2
 	# (written in between). Whichever takes the lock last, v2 stays.
 	install -m 0600 $t/sp-v1 $conf
-	"$tool" apply $conf >/dev/null
+	"$tool" apply --force $conf >/dev/null
 	flock ${pins}_staging sleep 60 &
 	holder=$!
 	sleep 0.5
-	"$tool" apply $conf >$t/sp-a.out 2>&1 &
+	"$tool" apply --force $conf >$t/sp-a.out 2>&1 &
 	a=$!
 	wait_for_lock $t/sp-a.out
 	install -m 0600 $t/sp-v2 $conf
-	"$tool" apply $conf >$t/sp-b.out 2>&1 &
+	"$tool" apply --force $conf >$t/sp-b.out 2>&1 &
 	b=$!
 	check "both wait for the lock" wait_for_lock $t/sp-b.out
 	unlock

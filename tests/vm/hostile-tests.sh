@@ -4,6 +4,9 @@
 # files under /proc and /sys, and names that try to forge a view's lines.
 # It must do what docs/security.md says, follow no symlink, and never
 # block. Runs as root inside the test VM.
+# A test's policies that replace one another are versions of one policy:
+# each apply of the next takes the pin directory over (--force; nothing
+# but pins is ever in it here).
 # Usage: hostile-tests.sh BUILD_DIR [TEST...]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -137,7 +140,7 @@ P
 	# the next policy takes fsb's grant back and adds a pin
 	sed -e 's/ u:fsb:r$//' $t/pe1.conf >$t/pe2.conf
 	echo "inode  pe-new    /etc/hostname 0444" >>$t/pe2.conf
-	out=$(timeout 60 "$tool" apply $t/pe2.conf 2>&1); rc=$?
+	out=$(timeout 60 "$tool" apply --force $t/pe2.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "apply says some entries failed" "$rc" 3
 	check "a new entry is pinned" test -e $pins/pe-new
@@ -150,7 +153,7 @@ P
 	check "a symlink on the path loses its pin" test ! -e $pins/pe-sym
 	check "fsreaders still reach the pin that stays" as fsa cat $pins/pe-moved
 	sed -e 's|pe/d/f     0440 root fsreaders|pe/d/f     0400 root root|' $t/pe2.conf >$t/pe3.conf
-	out=$(timeout 60 "$tool" apply $t/pe3.conf 2>&1); rc=$?
+	out=$(timeout 60 "$tool" apply --force $t/pe3.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "still failing" "$rc" 3
 	check "a grant that changed while the path is missing: the pin goes" test ! -e $pins/pe-moved
@@ -195,7 +198,7 @@ test_slow_open() {
 	printf 'set grant-traverse others\n%s\n%s\n' "cache so-a /etc/passwd 0444" \
 		"cache so-b /etc/group 0444" >$t/so.conf
 	start=$SECONDS
-	out=$(FSITER_OPEN_TIMEOUT=2 FSITER_FAULT='open:2~' timeout 60 "$tool" apply $t/so.conf 2>&1); rc=$?
+	out=$(FSITER_OPEN_TIMEOUT=2 FSITER_FAULT='open:2~' timeout 60 "$tool" apply --force $t/so.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "apply returns, the entry failed" "$rc" 3
 	check "naming it and the bound" has "so.conf:3: path '/etc/group': no answer from its filesystem, and none from any other path for 2 s"
@@ -245,7 +248,7 @@ test_hung_fuse() {
 	check "fuse-hang is up" grep -q ready $t/fuse.out
 	printf 'set grant-traverse others\ncache hf-a /etc/passwd 0444\ncache hf-b /etc/group 0444\n' >$t/hf0.conf
 	start_ns=$(date +%s%N)
-	"$tool" apply $t/hf0.conf >/dev/null 2>&1
+	"$tool" apply --force $t/hf0.conf >/dev/null 2>&1
 	base_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
 	{
 		echo 'set grant-traverse others'
@@ -255,7 +258,7 @@ test_hung_fuse() {
 	} >$t/hf.conf
 	echo "an apply without the hung paths takes $base_ms ms"
 	start_ns=$(date +%s%N)
-	FSITER_OPEN_TIMEOUT=3 "$tool" apply $t/hf.conf >$t/hf.out 2>&1 &
+	FSITER_OPEN_TIMEOUT=3 "$tool" apply --force $t/hf.conf >$t/hf.out 2>&1 &
 	pid=$!
 	check "apply exits within the bound and its own time" gone_within $pid $((base_ms + 3000 + 5000))
 	echo "apply gone after $gone_ms ms"
@@ -270,7 +273,7 @@ test_hung_fuse() {
 		check "naming f$i and the bound" has "hf.conf:$((i + 2)): path '$t/fuse/f$i': no answer from its filesystem, and none from any other path for 3 s"
 	done
 	check "the others are pinned" test -e $pins/hf-a -a -e $pins/hf-b
-	out=$(FSITER_LOCK_TIMEOUT=2 timeout 60 "$tool" apply $t/hf0.conf 2>&1); rc=$?
+	out=$(FSITER_LOCK_TIMEOUT=2 timeout 60 "$tool" apply --force $t/hf0.conf 2>&1); rc=$?
 	check_eq "the lock is free: apply again" "$rc" 0
 	# 33 hung paths: every thread of the open helper hangs, and the path
 	# after them is never tried; its unchanged entry keeps its pin.
@@ -280,11 +283,14 @@ test_hung_fuse() {
 		for i in $(seq 1 33); do echo "cache hm-$i $t/fuse/m$i 0444"; done
 		echo 'cache hf-b /etc/group 0444'
 	} >$t/hm.conf
-	out=$(FSITER_OPEN_TIMEOUT=3 timeout 120 "$tool" apply $t/hm.conf 2>&1); rc=$?
+	out=$(FSITER_OPEN_TIMEOUT=3 timeout 120 "$tool" apply --force $t/hm.conf 2>&1); rc=$?
 	echo "$out" | tail -5
 	check_eq "33 hung entries: apply fails them" "$rc" 3
 	check "the entry behind them, never tried, keeps its pin" test -e $pins/hf-b
 	check "and says so" has "kept hf-b: its last good pin"
+	# watch takes no --force: hm.conf goes, and with it its claim on the
+	# pin directory, so that hf.conf's watch may take it.
+	rm $t/hm.conf
 	start_ns=$(date +%s%N)
 	FSITER_OPEN_TIMEOUT=3 "$tool" watch --timeout 1 $t/hf.conf >$t/hf.out 2>&1 &
 	pid=$!
@@ -302,6 +308,7 @@ test_hung_fuse() {
 
 test_watch_settle() {
 	echo "== watch settles at most 5 s, however the mount table keeps changing"
+	"$tool" remove --all >/dev/null 2>&1	# another policy's pins: watch would be refused
 	mkdir -p $t/churn
 	printf 'cache ws /etc/passwd 0400\n' >$t/ws.conf
 	# mount and unmount without a pause, from one process: no gap of 300 ms
@@ -349,6 +356,7 @@ rest() { LC_ALL=C awk -v k="$1" 'index($0, k " ") == 1 { print substr($0, length
 test_hostile_names() {
 	echo "== names that forge lines: every view prints one object per line"
 	local d=$t/names i n esc id want one plain long
+	"$tool" remove --all >/dev/null 2>&1
 	mkdir -p $d
 	mount -t tmpfs -o mode=1777 hn $d
 	mkdir -p $d/m

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A plan against the other pin directories' manifests (claim.h): the
+ * pin directory another policy still claims is refused, the pins this
+ * policy made in a pin directory it no longer names are revoked; plan.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "claim.h"
+#include "diag.h"
+#include "manifest.h"
+#include "plan.h"
+#include "unpin.h"
+
+/* ", which no longer exists" or ", which now names pin-dir NOW", in BUF. */
+static const char *owner_words(enum claim_owner owner, const char *now, char *buf,
+			       size_t size)
+{
+	switch (owner) {
+	case CLAIM_LIVE:
+		return "";
+	case CLAIM_GONE:
+		return ", which no longer exists (or any user may change it)";
+	case CLAIM_MOVED:
+		snprintf(buf, size, ", which now names pin-dir %s", now);
+		return buf;
+	default:
+		return ", which cannot be read as a policy now";
+	}
+}
+
+/* The claim on PL's pin directory, if it has pins: 1 with *OWNER, else 0. */
+static int claimed(struct plan *pl, struct claim *c, enum claim_owner *owner,
+		   char now[PATH_MAX], size_t *npins)
+{
+	char **names = NULL;
+	size_t n = 0;
+
+	if (claim_read(pl->pin_dir, c) || claim_is(c, pl->policy_abs, pl->policy_path))
+		return 0;	/* none, not trusted (said), or this policy's */
+	/* Its pins are gone (remove --all): nothing to take from it. */
+	if (claim_pins(c, &names, &n) || !n) {
+		pindir_free_names(names, n);
+		return 0;
+	}
+	pindir_free_names(names, n);
+	*npins = n;
+	*owner = claim_owner(c, now);
+	return 1;
+}
+
+int plan_claim_check(struct plan *pl)
+{
+	const struct policy *p = &pl->policy;
+	const char *file = p->nr_files ? p->files[0] : pl->policy_path;
+	char now[PATH_MAX], words[PATH_MAX + 64], where[PATH_MAX + 32];
+	enum claim_owner owner;
+	const char *w;
+	struct claim *c;
+	size_t n = 0;
+	int ret = 0;
+
+	/* Not root: the manifests are not readable, and apply fails at its
+	 * capabilities next.
+	 */
+	if (geteuid())
+		return 0;
+	c = malloc(sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	if (!claimed(pl, c, &owner, now, &n))
+		goto out;
+	w = owner_words(owner, now, words, sizeof(words));
+	if (owner == CLAIM_GONE || owner == CLAIM_MOVED) {
+		info("pin-dir %s: its %zu pin%s made by %s%s; %s replace%s %s",
+		     ESC(pl->pin_dir), n, n == 1 ? " was" : "s were", ESC(c->policy), w,
+		     pl->mode == PLAN_APPLY ? "this apply" : "apply would",
+		     pl->mode == PLAN_APPLY ? "s" : "", n == 1 ? "it" : "them");
+		goto out;
+	}
+	if (p->pin_dir)
+		snprintf(where, sizeof(where), "%s:%u", ESC(p->pin_dir_loc.file),
+			 p->pin_dir_loc.line);
+	else
+		snprintf(where, sizeof(where), "%s", ESC(file));
+	if (pl->force) {
+		warn("%s: pin-dir %s%s belongs to %s (its manifest)%s; %s over (--force): its %zu pin%s, and that policy's apply is refused from now on",
+		     where, ESC(pl->pin_dir), p->pin_dir ? "" : " (the default)",
+		     ESC(c->policy), w, pl->mode == PLAN_APPLY ? "taken" : "would be taken",
+		     n, n == 1 ? " goes" : "s go");
+		goto out;
+	}
+	err("%s: pin-dir %s%s belongs to %s (its manifest)%s; remove its pins first ('fsiter-pin remove --pin-dir %s --all'), or take it over with --force",
+	    where, ESC(pl->pin_dir), p->pin_dir ? "" : " (the default)", ESC(c->policy),
+	    w, ESC(pl->pin_dir));
+	ret = -EBUSY;
+out:
+	free(c);
+	return ret;
+}
+
+static int add_moved(const struct claim *c, void *arg)
+{
+	struct plan *pl = arg;
+	struct plan_moved *m;
+
+	if (!strcmp(c->pin_dir, pl->pin_dir) || !claim_is(c, pl->policy_abs, pl->policy_path))
+		return 0;
+	m = realloc(pl->moved, (pl->nr_moved + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	pl->moved = m;
+	m[pl->nr_moved] = (struct plan_moved){ strdup(c->pin_dir), 0, 0 };
+	return m[pl->nr_moved++].pin_dir ? 0 : -ENOMEM;
+}
+
+/* --dry-run: what apply would remove from M. */
+static int would_move(struct plan *pl, struct plan_moved *m, const struct claim *c,
+		      const char *why)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int ret = claim_pins(c, &names, &n);
+
+	for (size_t i = 0; !ret && i < n; i++)
+		outf("would remove %s/%s: %s\n", ESC(m->pin_dir), ESC(names[i]), ESC(why));
+	m->removed = n;
+	pindir_free_names(names, n);
+	return ret;
+}
+
+/* Apply: revoke and remove what is in M (its manifest C), as remove does. */
+static int move_out(struct plan *pl, struct plan_moved *m, const struct claim *c,
+		    const char *why)
+{
+	struct claim *again = malloc(sizeof(*again));
+	char **names = NULL;
+	struct pin_dir d;
+	size_t n = 0;
+	bool emptied = false;
+	int ret;
+
+	pindir_init(&d);
+	/* Opened without a link on the way first (claim.h), then locked. */
+	ret = again ? claim_pins(c, &names, &n) : -ENOMEM;
+	pindir_free_names(names, n);
+	names = NULL;
+	n = 0;
+	if (!ret)
+		ret = pindir_open(&d, m->pin_dir, 0);
+	if (ret == -ENOENT) {	/* nothing there: the manifest is stale */
+		ret = claim_drop(c);
+		goto out;
+	}
+	if (ret)
+		goto out;
+	/* Under its lock: another policy's apply may have taken it since. */
+	if (claim_read(m->pin_dir, again) || !claim_is(again, pl->policy_abs, pl->policy_path)) {
+		info_v("%s: no longer this policy's", m->pin_dir);
+		goto out;
+	}
+	ret = pindir_names(&d, &names, &n);
+	if (!ret)
+		ret = unpin(&d, names, n, pl->force, why, &m->removed, &emptied);
+	if (!ret && emptied)
+		ret = claim_drop(again);
+out:
+	if (ret && ret != -EEXIST)
+		err("%s: cannot revoke the pins %s made there: %s", ESC(m->pin_dir),
+		    ESC(pl->policy_path), strerror(-ret));
+	pindir_free_names(names, n);
+	pindir_close(&d);
+	free(again);
+	return ret;
+}
+
+int plan_move_out(struct plan *pl)
+{
+	struct claim *c = malloc(sizeof(*c));
+	char why[PATH_MAX + 64];
+	int ret;
+
+	if (!c)
+		return -ENOMEM;
+	ret = geteuid() ? 0 : claim_each(add_moved, pl);
+	if (ret == -ENOMEM)
+		goto out;
+	if (ret)
+		warn("%s: cannot read the manifests: %s; the pins of a pin-dir this policy named before are not looked for",
+		     manifest_dir, strerror(-ret));
+	ret = 0;
+	snprintf(why, sizeof(why), "the policy's pin-dir is now %s", pl->pin_dir);
+	for (size_t i = 0; i < pl->nr_moved; i++) {
+		struct plan_moved *m = &pl->moved[i];
+
+		if (claim_read(m->pin_dir, c))
+			continue;	/* gone since */
+		m->err = pl->mode == PLAN_APPLY ? move_out(pl, m, c, why) :
+			 would_move(pl, m, c, why);
+		if (m->err == -ENOMEM) {
+			ret = m->err;
+			break;
+		}
+	}
+out:
+	free(c);
+	return ret;
+}
+
+size_t plan_moved_removed(const struct plan *pl)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < pl->nr_moved; i++)
+		n += pl->moved[i].removed;
+	return n;
+}
