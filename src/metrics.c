@@ -15,7 +15,7 @@ static const char *const known_kinds[] = {
 	"missing", "extra", "foreign", "view", "expose-cache", "expose-totals",
 	"program-changed", "target-missing", "target-gone", "target-replaced",
 	"owner", "mode", "acl", "unreadable", "unreachable", "pin-dir",
-	"extra-search", "unsafe-path", "hardlinks",
+	"extra-search", "unsafe-path", "hardlinks", "orphaned",
 };
 #define NR_KNOWN	(sizeof(known_kinds) / sizeof(known_kinds[0]))
 #define MAX_KINDS	(NR_KNOWN + 16)

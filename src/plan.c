@@ -407,6 +407,8 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	 */
 	if (!ret && mode != PLAN_AUDIT && !no_bpffs)
 		ret = plan_move_out(pl);
+	if (!ret && mode == PLAN_AUDIT)
+		ret = plan_orphans(pl);
 	/* grant-traverse reads and writes ACLs and its record: under the lock. */
 	if (!ret && !no_bpffs)
 		ret = open_pin_dir(pl);
@@ -450,6 +452,11 @@ void plan_free(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_moved; i++)
 		free(pl->moved[i].pin_dir);
 	free(pl->moved);
+	for (size_t i = 0; i < pl->nr_orphans; i++) {
+		free(pl->orphans[i].dir);
+		free(pl->orphans[i].detail);
+	}
+	free(pl->orphans);
 	for (size_t v = 0; v < pl->nr_views; v++)
 		view_unload(&pl->views[v]);
 	free(pl->views);

@@ -128,6 +128,11 @@ struct plan {
 	/* apply, --dry-run: the pin directories it named before */
 	struct plan_moved *moved;
 	size_t nr_moved;
+	/* audit: pins of other pin directories whose policy is gone or
+	 * names another pin-dir (dir: the pin's path)
+	 */
+	struct plan_dir_finding *orphans;
+	size_t nr_orphans;
 };
 
 /*
@@ -193,6 +198,10 @@ int plan_claim_check(struct plan *pl);
  * be. What failed is in moved[] (said); -ENOMEM only.
  */
 int plan_move_out(struct plan *pl);
+/* Audit: the pins of pin directories whose manifest names a policy that
+ * no longer exists or names another pin-dir, into orphans[]. 0 or -ENOMEM.
+ */
+int plan_orphans(struct plan *pl);
 /* How many pins plan_move_out() removed (or would remove). */
 size_t plan_moved_removed(const struct plan *pl);
 

@@ -2,7 +2,8 @@
 /*
  * A plan against the other pin directories' manifests (claim.h): the
  * pin directory another policy still claims is refused, the pins this
- * policy made in a pin directory it no longer names are revoked; plan.h.
+ * policy made in a pin directory it no longer names are revoked, and
+ * audit finds the pins whose policy is gone; plan.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -217,4 +218,65 @@ size_t plan_moved_removed(const struct plan *pl)
 	for (size_t i = 0; i < pl->nr_moved; i++)
 		n += pl->moved[i].removed;
 	return n;
+}
+
+static int add_orphan(struct plan *pl, const struct claim *c, const char *name,
+		      const char *words)
+{
+	struct plan_dir_finding *f;
+	char *pin = NULL, *detail = NULL;
+
+	if (asprintf(&pin, "%s/%s", c->pin_dir, name) < 0)
+		pin = NULL;
+	if (pin && asprintf(&detail, "made by %s%s, yet its owner, mode and ACL still let its readers in; 'fsiter-pin remove --pin-dir %s --all' revokes it",
+			    c->policy, words, c->pin_dir) < 0)
+		detail = NULL;
+	f = pin && detail ? realloc(pl->orphans, (pl->nr_orphans + 1) * sizeof(*f)) : NULL;
+	if (!f) {
+		free(pin);
+		free(detail);
+		return -ENOMEM;
+	}
+	pl->orphans = f;
+	f[pl->nr_orphans++] = (struct plan_dir_finding){ pin, detail };
+	return 0;
+}
+
+static int orphans_of(const struct claim *c, void *arg)
+{
+	char now[PATH_MAX], words[PATH_MAX + 64];
+	struct plan *pl = arg;
+	enum claim_owner owner;
+	char **names = NULL;
+	size_t n = 0;
+	int ret;
+
+	/* This policy's own pin directory: compared entry by entry. */
+	if (!strcmp(c->pin_dir, pl->pin_dir))
+		return 0;
+	owner = claim_owner(c, now);
+	if (owner == CLAIM_LIVE)
+		return 0;
+	ret = claim_pins(c, &names, &n);
+	if (ret)
+		warn("%s: cannot look at its pins: %s", ESC(c->pin_dir), strerror(-ret));
+	else if (n && owner == CLAIM_UNKNOWN)
+		info("%s: its pins were made by %s, which cannot be read as a policy now: whether they are orphaned cannot be told",
+		     ESC(c->pin_dir), ESC(c->policy));
+	for (size_t i = 0; !ret && owner != CLAIM_UNKNOWN && i < n; i++)
+		ret = add_orphan(pl, c, names[i], owner_words(owner, now, words, sizeof(words)));
+	pindir_free_names(names, n);
+	return ret == -ENOMEM ? ret : 0;
+}
+
+int plan_orphans(struct plan *pl)
+{
+	int ret = geteuid() ? 0 : claim_each(orphans_of, pl);
+
+	if (ret && ret != -ENOMEM) {
+		warn("%s: cannot read the manifests: %s; orphaned pins are not looked for",
+		     manifest_dir, strerror(-ret));
+		ret = 0;
+	}
+	return ret;
 }

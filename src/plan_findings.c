@@ -196,5 +196,7 @@ size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg)
 	for (size_t i = 0; i < pl->nr_extra_search; i++)
 		say(&o, "extra-search", pl->extra_search[i].dir, NULL, "%s",
 		    pl->extra_search[i].detail);
+	for (size_t i = 0; i < pl->nr_orphans; i++)
+		say(&o, "orphaned", pl->orphans[i].dir, NULL, "%s", pl->orphans[i].detail);
 	return o.count;
 }

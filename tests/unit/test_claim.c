@@ -12,8 +12,8 @@
  * still claims, and --force taking it over; apply revoking the pins its
  * policy made in its earlier pin directory, as remove does (root's, mode
  * 0000, also through an fd taken before; the readers of grant-traverse's
- * record and the manifest go once it is empty); and a failure there.
- * Needs root and bpffs; skipped (77) otherwise.
+ * record and the manifest go once it is empty); a failure there; and
+ * audit's orphaned pins. Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -226,6 +226,11 @@ static void plan_done(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_moved; i++)
 		free(pl->moved[i].pin_dir);
 	free(pl->moved);
+	for (size_t i = 0; i < pl->nr_orphans; i++) {
+		free(pl->orphans[i].dir);
+		free(pl->orphans[i].detail);
+	}
+	free(pl->orphans);
 	policy_free(&pl->policy);
 	memset(pl, 0, sizeof(*pl));
 }
@@ -368,6 +373,55 @@ static void test_moved(void)
 	unlink(pin);
 }
 
+static int kinds;
+
+static void count_orphaned(void *arg, const char *kind, const char *pin,
+			   const struct loc *loc, const char *detail)
+{
+	if (!strcmp(kind, "orphaned") && !loc && strstr(detail, "remove --pin-dir"))
+		kinds++;
+}
+
+/* audit: the pins whose policy is gone or names another pin-dir. */
+static void test_orphans(void)
+{
+	char dir[PATH_MAX], gone[PATH_MAX], me[PATH_MAX], pin[PATH_MAX + 8];
+	struct plan pl;
+
+	pin_dir(dir, "orphan");
+	policy(gone, "gone.conf", dir);
+	policy(me, "me.conf", NULL);
+	snprintf(pin, sizeof(pin), "%s/o1", dir);
+	CHECK(fake_pin(pin), "a pin");
+	manifest(dir, gone);
+	plan_of(&pl, me, PLAN_AUDIT, false);
+	pl.pin_dir = POLICY_DEFAULT_PIN_DIR;
+	CHECK(!plan_orphans(&pl) && pl.nr_orphans == 0, "its policy names it: none");
+	plan_done(&pl);
+	unlink(gone);
+	plan_of(&pl, me, PLAN_AUDIT, false);
+	pl.pin_dir = POLICY_DEFAULT_PIN_DIR;
+	CHECK(!plan_orphans(&pl) && pl.nr_orphans == 1 && !strcmp(pl.orphans[0].dir, pin) &&
+	      strstr(pl.orphans[0].detail, "which no longer exists"),
+	      "its policy is gone: orphaned (%zu)", pl.nr_orphans);
+	kinds = 0;
+	CHECK(plan_findings(&pl, count_orphaned, NULL) == 1 && kinds == 1,
+	      "audit's finding 'orphaned'");
+	plan_done(&pl);
+	policy(gone, "gone.conf", top);
+	plan_of(&pl, me, PLAN_AUDIT, false);
+	pl.pin_dir = POLICY_DEFAULT_PIN_DIR;
+	CHECK(!plan_orphans(&pl) && pl.nr_orphans == 1 &&
+	      strstr(pl.orphans[0].detail, "which now names pin-dir"),
+	      "its policy names another pin-dir: orphaned");
+	plan_done(&pl);
+	unlink(pin);
+	plan_of(&pl, me, PLAN_AUDIT, false);
+	pl.pin_dir = POLICY_DEFAULT_PIN_DIR;
+	CHECK(!plan_orphans(&pl) && pl.nr_orphans == 0, "removed: none");
+	plan_done(&pl);
+}
+
 int main(void)
 {
 	struct btf *btf;
@@ -396,6 +450,7 @@ int main(void)
 	test_owner();
 	test_refused();
 	test_moved();
+	test_orphans();
 	fclose(diag_out);
 	diag_out = NULL;
 	ret = check_summary();

@@ -281,6 +281,43 @@ test_list_errors() {
 	check "audit >/dev/full fails too" test "$rc" -ne 0
 }
 
+test_orphaned() {
+	needs test_apply
+	echo "== orphaned: the pins of a pin-dir whose policy was deleted, or names another"
+	local od=/sys/fs/bpf/au-old
+	printf '%s\n' "set grant-traverse others" "set pin-dir $od" \
+		"cache o-pass /etc/passwd 0444" "cache o-group /etc/group 0444" >$t/old.conf
+	check "another policy, with a pin-dir of its own" "$tool" apply $t/old.conf
+	audit
+	check_eq "while it names it: clean" "$rc" 0
+	rm $t/old.conf
+	audit
+	check_eq "its policy deleted: exit 1" "$rc" 1
+	check "each pin, by its path" audit_is orphaned "$od/o-group"
+	check "the other" audit_is orphaned "$od/o-pass"
+	check "saying why, and what revokes it" \
+		has "^orphaned  *$od/o-pass: made by $t/old.conf, which no longer exists (or any user may change it), yet its owner, mode and ACL still let its readers in; 'fsiter-pin remove --pin-dir $od --all' revokes it$"
+	out=$("$tool" audit --json $policy); rc=$?
+	check_eq "--json: exit 1" "$rc" 1
+	check_eq "--json: kind orphaned, the pin's path, source null" \
+		"$(jq -r '[.findings[] | select(.kind == "orphaned") | "\(.pin) \(.source)"] | join(",")' <<<"$out")" \
+		"$od/o-group null,$od/o-pass null"
+	out=$("$tool" audit --format=prometheus $policy); rc=$?
+	check_eq "metrics: exit 1" "$rc" 1
+	check "metrics: the drift of kind orphaned" \
+		has "^fsiter_pin_drift{policy=\"$policy\",kind=\"orphaned\"} 2$"
+	printf '%s\n' "set pin-dir /sys/fs/bpf/au-other" >$t/old.conf
+	audit
+	check_eq "its policy names another pin-dir: exit 1" "$rc" 1
+	check "saying which" has "^orphaned  *$od/o-pass: made by $t/old.conf, which now names pin-dir /sys/fs/bpf/au-other, yet"
+	check "remove --pin-dir --all revokes them" "$tool" remove --pin-dir $od --all
+	audit
+	check_eq "then: clean" "$rc" 0
+	out=$("$tool" audit --format=prometheus $policy)
+	check "metrics: orphaned 0" has "^fsiter_pin_drift{policy=\"$policy\",kind=\"orphaned\"} 0$"
+	rm $t/old.conf
+}
+
 run_tests
 "$tool" remove --all >/dev/null
 umount $t/mnt
