@@ -86,12 +86,53 @@ static int get_string(json_object *o, const char *key, char out[PATH_MAX])
 	return 0;
 }
 
-/* Is PATH inside claim_bpffs_root (not the root itself)? */
-static bool inside_bpffs(const char *path)
+/* The directory PIN_DIR, opened from / with no symbolic link on the way,
+ * if it is on bpffs: an fd, or -errno (-ENOENT if it does not exist,
+ * -EXDEV if it is not on bpffs).
+ */
+static int open_pin_dir(const char *pin_dir)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct statfs sf;
+	int root, fd;
+
+	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0)
+		return -errno;
+	fd = syscall(SYS_openat2, root, pin_dir + 1, &how, sizeof(how));
+	if (fd < 0)
+		fd = -errno;
+	close(root);
+	if (fd >= 0 && (fstatfs(fd, &sf) || (unsigned long)sf.f_type != BPF_FS_MAGIC)) {
+		close(fd);
+		fd = -EXDEV;
+	}
+	return fd;
+}
+
+/*
+ * Is PATH a pin directory's place on bpffs? Inside claim_bpffs_root (not
+ * the root itself) by its name; anywhere else (a second bpffs, say
+ * /run/bpf: a policy may name any directory on bpffs) only if it is a
+ * directory on bpffs reached from / without a symbolic link, as a
+ * policy's own pin-dir must be. 0, -ENOENT (not there: it claims
+ * nothing), or another -errno.
+ */
+static int on_bpffs(const char *path)
 {
 	size_t n = strlen(claim_bpffs_root);
+	int fd;
 
-	return !strncmp(path, claim_bpffs_root, n) && path[n] == '/' && path[n + 1];
+	if (!strncmp(path, claim_bpffs_root, n) && path[n] == '/' && path[n + 1])
+		return 0;
+	fd = open_pin_dir(path);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
 }
 
 /* Is FILE the manifest of C's pin directory, by its name? */
@@ -115,7 +156,7 @@ static int read_manifest(const char *path, struct claim *c, const char **why)
 {
 	json_object *root = NULL;
 	struct stat st;
-	int fd, ret;
+	int fd, ret, where;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->file, sizeof(c->file), "%s", path);
@@ -137,8 +178,12 @@ static int read_manifest(const char *path, struct claim *c, const char **why)
 		*why = "no pin_dir string";
 	else if (get_string(root, "policy", c->policy) == -EINVAL)
 		*why = "its policy is not a string";
-	else if (policy_pin_dir_error(c->pin_dir) || !inside_bpffs(c->pin_dir))
-		*why = "its pin_dir is no pin-dir a policy could name in bpffs";
+	else if (policy_pin_dir_error(c->pin_dir))
+		*why = "its pin_dir is no pin-dir a policy could name";
+	else if ((where = on_bpffs(c->pin_dir)) == -ENOENT)
+		ret = -ENOENT;	/* nothing there: it claims nothing */
+	else if (where)
+		*why = "its pin_dir is not a directory on bpffs reached without a symbolic link";
 	else if (!named_for(path, c->pin_dir))
 		*why = "its name is not its pin_dir's";
 	else if (c->policy[0] == '/' && policy_path_error(c->policy))
@@ -252,32 +297,6 @@ enum claim_owner claim_owner(const struct claim *c, char *now)
 	return owner;
 }
 
-/* C's pin directory, opened from / with no symbolic link on the way, if
- * it is on bpffs: an fd, or -errno (-ENOENT if it does not exist).
- */
-static int open_pin_dir(const struct claim *c)
-{
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	struct statfs sf;
-	int root, fd;
-
-	root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (root < 0)
-		return -errno;
-	fd = syscall(SYS_openat2, root, c->pin_dir + 1, &how, sizeof(how));
-	if (fd < 0)
-		fd = -errno;
-	close(root);
-	if (fd >= 0 && (fstatfs(fd, &sf) || (unsigned long)sf.f_type != BPF_FS_MAGIC)) {
-		close(fd);
-		fd = -EXDEV;
-	}
-	return fd;
-}
-
 int claim_pins(const struct claim *c, char ***names, size_t *n)
 {
 	struct pin_dir d;
@@ -288,7 +307,7 @@ int claim_pins(const struct claim *c, char ***names, size_t *n)
 	*n = 0;
 	pindir_init(&d);
 	snprintf(d.path, sizeof(d.path), "%s", c->pin_dir);
-	d.cur_fd = open_pin_dir(c);
+	d.cur_fd = open_pin_dir(c->pin_dir);
 	if (d.cur_fd == -ENOENT)
 		return 0;
 	if (d.cur_fd < 0)

@@ -12,8 +12,10 @@
  * file must be a regular file of root's that no one else may write,
  * named as manifest_file() names its pin directory; the pin directory
  * must pass the checks of a policy's pin-dir (policy_pin_dir_error(),
- * policy_pin_dir_clear()), lie inside claim_bpffs_root, and be reached
- * from / with no symbolic link on the way, on bpffs; the policy must be
+ * policy_pin_dir_clear()), and be a directory on bpffs reached from /
+ * with no symbolic link on the way, on any bpffs (inside
+ * claim_bpffs_root by its name alone; checked again at each use): one
+ * that is not there claims nothing; the policy must be
  * an absolute path, and is only read, as a policy is (policy_load()).
  */
 #ifndef FSITER_CLAIM_H

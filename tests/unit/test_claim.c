@@ -6,14 +6,15 @@
  * pins are real iterator links, of the task target this kernel has,
  * whose program bears a view's name, so that they are fsiter-pin's pins
  * to pin_foreign(). Checked: which manifests are trusted (hostile ones:
- * a pin_dir outside bpffs, a link, a name that is not its pin_dir's, a
+ * a pin_dir not on bpffs or reached through a link, a link, a name that
+ * is not its pin_dir's, a
  * group-writable file, a pin_dir a policy could not name); what a
  * claim's policy says now; apply refusing a pin directory another policy
  * still claims, and --force taking it over; apply revoking the pins its
  * policy made in its earlier pin directory, as remove does (root's, mode
  * 0000, also through an fd taken before; the readers of grant-traverse's
- * record and the manifest go once it is empty); a failure there; and
- * audit's orphaned pins. Needs root and bpffs; skipped (77) otherwise.
+ * record and the manifest go once it is empty); a failure there; the same
+ * on a second bpffs, outside /sys/fs/bpf; and audit's orphaned pins. Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +40,7 @@
 static char top[] = "/tmp/fsiter-test-claim.XXXXXX";
 static char run[] = "/tmp/fsiter-test-claim-run.XXXXXX";
 static char etc[] = "/tmp/fsiter-test-claim-etc.XXXXXX";
+static char bpf2[] = "/tmp/fsiter-test-claim-bpf2.XXXXXX";
 static int iter_btf_id;
 static char *msgs;
 static size_t msgs_len;
@@ -148,7 +150,18 @@ static void test_hostile(void)
 	pin_dir(good, "good");
 	manifest(good, "/etc/fsiter/x.conf");
 	/* Outside bpffs: named as its pin_dir's, but not to be followed. */
-	manifest("/var/tmp/fsiter-test-out", "/etc/fsiter/x.conf");
+	snprintf(stage, sizeof(stage), "%s/out", etc);
+	mkdir(stage, 0711);
+	manifest(stage, "/etc/fsiter/x.conf");
+	/* A bpffs reached through a link. */
+	snprintf(stage, sizeof(stage), "%s/bpflink", etc);
+	CHECK(!symlink(bpf2, stage), "link to bpffs: %s", strerror(errno));
+	snprintf(stage, sizeof(stage), "%s/bpflink/linked", etc);
+	snprintf(name, sizeof(name), "%s/linked", bpf2);
+	mkdir(name, 0711);
+	manifest(stage, "/etc/fsiter/x.conf");
+	/* Outside bpffs and not there: claims nothing, silently. */
+	manifest("/var/tmp/fsiter-test-out-none", "/etc/fsiter/x.conf");
 	/* A manifest whose name is another pin directory's. */
 	manifest_path(good, ".json", file);
 	snprintf(text, sizeof(text), "{ \"pin_dir\": \"%s/other\", \"policy\": \"/x.conf\" }", top);
@@ -175,8 +188,11 @@ static void test_hostile(void)
 	CHECK(!claim_each(count_each, seen), "claim_each");
 	snprintf(text, sizeof(text), "%s;", good);
 	CHECK(!strcmp(seen, text), "only the good manifest is read: %s", seen);
-	CHECK(said("out.json: its pin_dir is no pin-dir a policy could name in bpffs"),
+	CHECK(said("out.json: its pin_dir is not a directory on bpffs reached without a symbolic link"),
 	      "the one outside bpffs is said");
+	CHECK(said("linked.json: its pin_dir is not a directory on bpffs reached without"),
+	      "the one reached through a link is said");
+	CHECK(!said("out-none"), "the one not there is not");
 	CHECK(said("zz-link.json: a symbolic link"), "the link is said");
 	CHECK(said("another user may change it"), "the group-writable one is said");
 	CHECK(said("its name is not its pin_dir's"), "the misnamed one is said");
@@ -373,6 +389,42 @@ static void test_moved(void)
 	unlink(pin);
 }
 
+/* A pin-dir on a second bpffs, outside claim_bpffs_root (M1). */
+static void test_second_bpffs(void)
+{
+	char old[PATH_MAX], now[PATH_MAX], p[PATH_MAX], me[PATH_MAX], pin[PATH_MAX + 8];
+	char work[PATH_MAX + 16];
+	struct claim c;
+	struct plan pl;
+
+	snprintf(old, sizeof(old), "%s/second", bpf2);
+	snprintf(work, sizeof(work), "%s_staging", old);
+	mkdir(old, 0711);
+	mkdir(work, 0700);
+	pin_dir(now, "from-second");
+	policy(p, "second.conf", now);
+	policy(me, "me2.conf", NULL);
+	snprintf(pin, sizeof(pin), "%s/s1", old);
+	CHECK(fake_pin(pin), "a pin on the second bpffs");
+	manifest(old, p);
+	forget_msgs();
+	CHECK(!claim_read(old, &c) && !strcmp(c.policy, p), "its manifest is trusted");
+	CHECK(!said("not trusted"), "and not refused");
+
+	plan_of(&pl, me, PLAN_AUDIT, false);
+	pl.pin_dir = POLICY_DEFAULT_PIN_DIR;
+	CHECK(!plan_orphans(&pl) && pl.nr_orphans == 1 && !strcmp(pl.orphans[0].dir, pin),
+	      "audit: its pin is orphaned (%zu)", pl.nr_orphans);
+	plan_done(&pl);
+
+	plan_of(&pl, p, PLAN_APPLY, false);
+	CHECK(!plan_move_out(&pl) && pl.nr_moved == 1 && !strcmp(pl.moved[0].pin_dir, old) &&
+	      plan_moved_removed(&pl) == 1 && !pl.moved[0].err,
+	      "apply: the pin on the second bpffs is revoked (%zu)", pl.nr_moved);
+	CHECK(access(pin, F_OK) && errno == ENOENT, "and gone");
+	plan_done(&pl);
+}
+
 static int kinds;
 
 static void count_orphaned(void *arg, const char *kind, const char *pin,
@@ -438,8 +490,12 @@ int main(void)
 		printf("skipped: no BTF of bpf_iter_task\n");
 		return 77;
 	}
-	if (!mkdtemp(run) || !mkdtemp(etc)) {
+	if (!mkdtemp(run) || !mkdtemp(etc) || !mkdtemp(bpf2)) {
 		perror("mkdtemp");
+		return 2;
+	}
+	if (mount("bpf", bpf2, "bpf", 0, "mode=0700")) {
+		printf("cannot mount a second bpffs: %s\n", strerror(errno));
 		return 2;
 	}
 	chmod(etc, 0755);
@@ -450,6 +506,7 @@ int main(void)
 	test_owner();
 	test_refused();
 	test_moved();
+	test_second_bpffs();
 	test_orphans();
 	fclose(diag_out);
 	diag_out = NULL;
@@ -459,6 +516,8 @@ int main(void)
 	free(msgs);
 	umount2(top, MNT_DETACH);
 	rmdir(top);
+	umount2(bpf2, MNT_DETACH);
+	rmdir(bpf2);
 	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s' '%s'", run, etc);
 	if (system(cmd))
 		ret = 1;
