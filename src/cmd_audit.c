@@ -5,7 +5,10 @@
  * program that is not ours or not this version's, granted readers who
  * cannot reach the pins, search permission above the pins that no reader
  * needs, and paths that gained hard links or now cross a directory a user
- * may change. Changes nothing. Exit 0 clean, 1 drift, 2 error.
+ * may change. Changes nothing. Exit 0 clean, 1 drift, 2 error. A policy
+ * file that does not exist but that a manifest names, or while any pin is
+ * orphaned, is audited as one with no pins (plan_policy_gone()): its
+ * orphans are the findings.
  * As text, JSON or Prometheus metrics (metrics.h), to stdout or, with
  * --output, to a file replaced at once (outfile.h).
  */
@@ -40,7 +43,11 @@ static size_t print_metrics(const char *policy_path, struct plan *pl, bool built
 	int unreadable = 0;	/* a pin that cannot be read has no readers to count */
 	size_t count;
 
-	pins = built ? pin_json_all(&pl->dir, &unreadable) : NULL;
+	/* A policy that is gone has no pin directory: its orphans only. */
+	if (built && pl->policy_gone)
+		pins = json_object_new_array();
+	else
+		pins = built ? pin_json_all(&pl->dir, &unreadable) : NULL;
 
 	apply_state_read(policy_path, &last);
 	count = metrics_print(stdout, policy_path, built ? pl : NULL, pins, &last);
@@ -82,8 +89,10 @@ static void print_json(struct plan *pl, json_object *findings, size_t count)
 	json_object_object_add(root, "policy", json_object_new_string(pl->policy_path));
 	json_object_object_add(root, "pin_dir", json_object_new_string(pl->pin_dir));
 	json_object_object_add(root, "clean", json_object_new_boolean(count == 0));
+	json_object_object_add(root, "policy_exists", json_object_new_boolean(!pl->policy_gone));
 	json_object_object_add(root, "findings", json_object_get(findings));
-	json_object_object_add(root, "pins", pin_json_all(&pl->dir, &unreadable));
+	json_object_object_add(root, "pins", pl->policy_gone ? json_object_new_array() :
+				pin_json_all(&pl->dir, &unreadable));
 	printf("%s\n", json_object_to_json_string_ext(root,
 		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
@@ -117,6 +126,12 @@ static int audit(const char *policy_path, enum format format, const char *output
 		n += pl.items[i].action != PLAN_SKIP;
 	if (json)
 		print_json(&pl, a.findings, count);
+	else if (pl.policy_gone && !count)
+		outf("clean: %s does not exist, and no pin it made is left\n",
+		     ESC(policy_path));
+	else if (pl.policy_gone)
+		outf("%zu finding%s: %s does not exist, and deleting a policy revokes nothing\n",
+		     count, count == 1 ? "" : "s", ESC(policy_path));
 	else if (!count)
 		outf("clean: %zu pin%s match%s %s\n", n, n == 1 ? "" : "s",
 		     n == 1 ? "es" : "", ESC(policy_path));

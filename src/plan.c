@@ -335,6 +335,14 @@ static int check_system(struct plan *pl)
 	return ret ?: no_bpffs;
 }
 
+/* Is the file PATH itself missing (not a drop-in, not unreadable)? */
+static bool policy_file_gone(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) && (errno == ENOENT || errno == ENOTDIR);
+}
+
 static int open_pin_dir(struct plan *pl)
 {
 	int ret;
@@ -367,11 +375,17 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 		if (ret == -ENOENT && mode != PLAN_AUDIT)
 			ret = 0;
 	}
+	if (claim_policy_name(policy_path, pl->policy_abs))
+		snprintf(pl->policy_abs, sizeof(pl->policy_abs), "%s", policy_path);
+	/*
+	 * Deleting a policy revokes nothing: audit of one that is gone still
+	 * reports what it (and every other gone policy) left granted.
+	 */
+	if (ret == -ENOENT && mode == PLAN_AUDIT && policy_file_gone(policy_path))
+		return plan_policy_gone(pl);
 	if (ret)
 		return ret;
 	pl->pin_dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
-	if (claim_policy_name(policy_path, pl->policy_abs))
-		snprintf(pl->policy_abs, sizeof(pl->policy_abs), "%s", policy_path);
 	/* Another policy's pins: refused before anything is changed. */
 	if (mode != PLAN_AUDIT) {
 		ret = plan_claim_check(pl);

@@ -110,6 +110,8 @@ struct plan {
 	size_t nr_stale;
 	bool force;		/* apply --force: replace foreign objects too */
 	bool policy_changed;	/* apply: since it was read (-ESTALE) */
+	bool policy_gone;	/* audit: the policy file does not exist
+				 * (plan_policy_gone()): orphans only */
 	char dir_drift[64];	/* how PIN_DIR differs from root's 0711, or "" */
 	size_t nr_foreign;	/* objects in the directory that are not pins */
 	char **kept;		/* those, kept as they are (no --force) */
@@ -202,6 +204,16 @@ int plan_move_out(struct plan *pl);
  * no longer exists or names another pin-dir, into orphans[]. 0 or -ENOMEM.
  */
 int plan_orphans(struct plan *pl);
+/*
+ * Audit of a policy file that does not exist: deleting it revoked
+ * nothing, so each pin directory whose manifest names it is said (what
+ * still grants, and 'fsiter-pin remove --pin-dir DIR --all'), and every
+ * manifest's orphaned pins go into orphans[] (plan_orphans()), with
+ * policy_gone set and no pin directory of its own. 0; -ENOENT if no
+ * manifest names it and no pin is orphaned (nothing to tell but that
+ * it is missing); -errno.
+ */
+int plan_policy_gone(struct plan *pl);
 /* How many pins plan_move_out() removed (or would remove). */
 size_t plan_moved_removed(const struct plan *pl);
 

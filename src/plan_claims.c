@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "manifest.h"
 #include "plan.h"
+#include "privs.h"
 #include "unpin.h"
 
 /* ", which no longer exists" or ", which now names pin-dir NOW", in BUF. */
@@ -279,4 +280,46 @@ int plan_orphans(struct plan *pl)
 		ret = 0;
 	}
 	return ret;
+}
+
+/* A pin directory whose manifest names PL's policy, which is gone. */
+static int gone_names(const struct claim *c, void *arg)
+{
+	struct plan *pl = arg;
+	char **names = NULL;
+	size_t n = 0;
+
+	if (!claim_is(c, pl->policy_abs, pl->policy_path))
+		return 0;
+	pl->nr_moved++;	/* counted only: nothing is moved in audit */
+	if (claim_pins(c, &names, &n))
+		n = 0;
+	pindir_free_names(names, n);
+	if (n)
+		warn("%s: the policy is gone, and deleting it revoked nothing: the %zu pin%s it made in %s still let%s %s readers in; 'fsiter-pin remove --pin-dir %s --all' revokes %s",
+		     ESC(pl->policy_path), n, n == 1 ? "" : "s", ESC(c->pin_dir),
+		     n == 1 ? "s" : "", n == 1 ? "its" : "their", ESC(c->pin_dir),
+		     n == 1 ? "it" : "them");
+	return 0;
+}
+
+int plan_policy_gone(struct plan *pl)
+{
+	size_t named;
+	int ret;
+
+	pl->policy_gone = true;
+	pl->pin_dir = "";	/* none: every manifest's pins are looked at */
+	ret = privs_restrict(PRIVS_READ);
+	if (ret)
+		return ret;
+	ret = geteuid() ? 0 : claim_each(gone_names, pl);
+	named = pl->nr_moved;
+	pl->nr_moved = 0;
+	if (ret == -ENOMEM)
+		return ret;
+	ret = plan_orphans(pl);
+	if (ret)
+		return ret;
+	return named || pl->nr_orphans ? 0 : -ENOENT;
 }

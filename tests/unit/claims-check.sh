@@ -3,7 +3,8 @@
 # whose manifest names another policy that still names it and whose pins
 # are there, --dry-run too, naming both and changing nothing; not for the
 # policy the manifest names, one that is gone, or once the pins are
-# removed; --force takes it over. The host's kernel lacks the series:
+# removed; --force takes it over; audit of a deleted policy reports the
+# pins it left (text and metrics). The host's kernel lacks the series:
 # apply stops at its kernel check, which comes after the refusal (the VM
 # suites go on from there). In a mount namespace of its own, with a bpffs
 # on /sys/fs/bpf and a tmpfs on /run, so /run/fsiter-pin is its own too.
@@ -71,10 +72,17 @@ expect "--force takes it over" 1 "warning: $d/b.conf:2: pin-dir $shared belongs 
 expect "the policy the manifest names is not refused" 1 "lacks what the policy needs" "$pin" apply "$d/a.conf"
 grep -q "belongs to" <<<"$out" && { echo "FAIL: a.conf was refused"; failed=1; }
 mv "$d/a.conf" "$d/a.conf.old"
+gone="warning: $d/a.conf: the policy is gone, and deleting it revoked nothing: the 1 pin it made in $shared still lets its readers in; 'fsiter-pin remove --pin-dir $shared --all' revokes it"
+expect "audit of the deleted policy reports its pins" 1 "$gone.*orphaned +$shared/x: made by $d/a.conf, which no longer exists.*1 finding: $d/a.conf does not exist" \
+	"$pin" audit "$d/a.conf"
+expect "its metrics count them" 1 "fsiter_pin_audit_success\\{[^}]*\\} 1 .*kind=\"orphaned\"\\} 1 " \
+	"$pin" audit --format=prometheus "$d/a.conf"
 expect "nor one whose policy is gone" 1 "pin-dir $shared: its 1 pin was made by $d/a.conf, which no longer exists .*; this apply replaces it" \
 	"$pin" apply "$d/b.conf"
 mv "$d/a.conf.old" "$d/a.conf"
 rm $shared/x
 expect "nor once its pins are removed" 1 "lacks what the policy needs" "$pin" apply "$d/b.conf"
 grep -q "belongs to" <<<"$out" && { echo "FAIL: refused with no pins"; failed=1; }
+expect "audit of a policy never applied, nothing orphaned: missing" 2 "$d/nope.conf: No such file or directory" \
+	"$pin" audit "$d/nope.conf"
 exit $failed

@@ -14,7 +14,8 @@
  * policy made in its earlier pin directory, as remove does (root's, mode
  * 0000, also through an fd taken before; the readers of grant-traverse's
  * record and the manifest go once it is empty); a failure there; the same
- * on a second bpffs, outside /sys/fs/bpf; and audit's orphaned pins. Needs root and bpffs; skipped (77) otherwise.
+ * on a second bpffs, outside /sys/fs/bpf; audit's orphaned pins; and
+ * audit of a policy file that was deleted. Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -474,6 +475,48 @@ static void test_orphans(void)
 	plan_done(&pl);
 }
 
+/* audit of a policy file that is gone: what it left, and how to revoke it (M2). */
+static void test_gone(void)
+{
+	char dir[PATH_MAX], gone[PATH_MAX], nope[PATH_MAX], pin[PATH_MAX + 8];
+	struct plan pl;
+
+	pin_dir(dir, "deleted");
+	policy(gone, "deleted.conf", dir);
+	snprintf(pin, sizeof(pin), "%s/d1", dir);
+	CHECK(fake_pin(pin), "a pin");
+	manifest(dir, gone);
+	unlink(gone);
+	forget_msgs();
+	memset(&pl, 0, sizeof(pl));
+	pl.mode = PLAN_AUDIT;
+	pl.policy_path = gone;
+	policy_init(&pl.policy);
+	pindir_init(&pl.dir);
+	claim_policy_name(gone, pl.policy_abs);
+	CHECK(!plan_policy_gone(&pl) && pl.policy_gone && pl.nr_orphans == 1 &&
+	      !strcmp(pl.orphans[0].dir, pin) && strstr(pl.orphans[0].detail, "which no longer exists"),
+	      "its pin is orphaned (%zu)", pl.nr_orphans);
+	CHECK(said("deleted.conf: the policy is gone, and deleting it revoked nothing: the 1 pin it made in ") &&
+	      said("'fsiter-pin remove --pin-dir ") && said("deleted --all' revokes it"),
+	      "said, with how to revoke");
+	kinds = 0;
+	CHECK(plan_findings(&pl, count_orphaned, NULL) == 1, "a finding: audit's drift");
+	plan_done(&pl);
+	unlink(pin);
+
+	/* Never applied, nothing orphaned: still just missing. */
+	snprintf(nope, sizeof(nope), "%s/nope.conf", etc);
+	memset(&pl, 0, sizeof(pl));
+	pl.mode = PLAN_AUDIT;
+	pl.policy_path = nope;
+	policy_init(&pl.policy);
+	pindir_init(&pl.dir);
+	claim_policy_name(nope, pl.policy_abs);
+	CHECK(plan_policy_gone(&pl) == -ENOENT, "a policy no manifest names: -ENOENT");
+	plan_done(&pl);
+}
+
 int main(void)
 {
 	struct btf *btf;
@@ -508,6 +551,7 @@ int main(void)
 	test_moved();
 	test_second_bpffs();
 	test_orphans();
+	test_gone();
 	fclose(diag_out);
 	diag_out = NULL;
 	ret = check_summary();
