@@ -335,6 +335,37 @@ static int check_system(struct plan *pl)
 	return ret ?: no_bpffs;
 }
 
+/* Did policy_validate() refuse P's pin-dir (said already)? */
+static bool pin_dir_refused(const struct policy *p)
+{
+	bool quiet = diag_quiet;
+	int ret;
+
+	diag_quiet = true;
+	ret = policy_validate_pin_dir(p);
+	diag_quiet = quiet;
+	return ret != 0;
+}
+
+/*
+ * Its new pin-dir is refused (another policy's, or one a pin directory
+ * holds or is held by): nothing is made there, but the pins this policy
+ * made in the pin-dirs it named before are revoked all the same (a
+ * failure fails only what it is about: an edit that moves the pin-dir and
+ * drops readers must not leave the old grants). Only the old
+ * directories' locks are taken. REFUSED is returned, or -ENOMEM.
+ */
+static int move_out_refused(struct plan *pl, int refused)
+{
+	int ret = privs_restrict(PRIVS_APPLY);
+
+	if (ret)
+		return ret;
+	umask(077);
+	ret = plan_move_out(pl);
+	return ret == -ENOMEM ? ret : refused;
+}
+
 /* Is the file PATH itself missing (not a drop-in, not unreadable)? */
 static bool policy_file_gone(const char *path)
 {
@@ -357,7 +388,8 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	       bool force)
 {
 	struct policy *p = &pl->policy;
-	int ret, no_bpffs;
+	int ret, no_bpffs, refused;
+	bool loaded;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->mode = mode;
@@ -369,6 +401,7 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	 * policy: that would remove every pin.
 	 */
 	ret = policy_load(p, policy_path);
+	loaded = !ret;
 	if (!ret) {
 		ret = policy_validate(p);
 		/* Users that do not resolve fail their entries, not the policy. */
@@ -383,15 +416,16 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	 */
 	if (ret == -ENOENT && mode == PLAN_AUDIT && policy_file_gone(policy_path))
 		return plan_policy_gone(pl);
-	if (ret)
+	/* A refused pin-dir still revokes the old one (below). */
+	if (ret && !(loaded && mode != PLAN_AUDIT && ret != -ENOMEM && pin_dir_refused(p)))
 		return ret;
 	pl->pin_dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
 	/* Another policy's pins: refused before anything is changed. */
-	if (mode != PLAN_AUDIT) {
-		ret = plan_claim_check(pl);
-		if (ret)
-			return ret;
-	}
+	refused = ret;
+	if (mode != PLAN_AUDIT && !refused)
+		refused = plan_claim_check(pl);
+	if (refused)
+		return refused == -ENOMEM ? refused : move_out_refused(pl, refused);
 	no_bpffs = check_system(pl);
 	if (no_bpffs < 0)
 		return no_bpffs;

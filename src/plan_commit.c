@@ -339,10 +339,16 @@ int plan_apply(const char *policy_path, bool dry_run, bool force)
 	 */
 	if (revoke_check_neutered(unneutered, pl.pin_dir ?: policy_path) && !ret)
 		ret = PLAN_PARTIAL;
-	if (ret < 0)
+	if (ret < 0) {
 		report_unchanged(&pl, policy_path);
-	else if (report_failed(&pl, dry_run))
+		/* It failed, but revoked the pins of a pin-dir it named
+		 * before (a refused pin-dir does not stop that): exit 3.
+		 */
+		if (ret != -ENOMEM && !dry_run && plan_moved_removed(&pl))
+			ret = PLAN_PARTIAL;
+	} else if (report_failed(&pl, dry_run)) {
 		ret = PLAN_PARTIAL;
+	}
 	if (!dry_run)
 		apply_state_record(policy_path, ret);	/* for the metrics */
 	plan_free(&pl);

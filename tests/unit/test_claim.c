@@ -15,7 +15,8 @@
  * 0000, also through an fd taken before; the readers of grant-traverse's
  * record and the manifest go once it is empty); a failure there; the same
  * on a second bpffs, outside /sys/fs/bpf; audit's orphaned pins; and
- * audit of a policy file that was deleted. Needs root and bpffs; skipped (77) otherwise.
+ * audit of a policy file that was deleted; and a refused new pin-dir
+ * that still revokes the old one. Needs root and bpffs; skipped (77) otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -517,6 +518,52 @@ static void test_gone(void)
 	plan_done(&pl);
 }
 
+/*
+ * A refused new pin-dir (another live policy's, or inside another pin
+ * directory) still revokes what the policy made in its old one (M3).
+ */
+static void test_refused_moves_out(void)
+{
+	char a[PATH_MAX], b[PATH_MAX], n[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
+	char pa[PATH_MAX + 8], pb[PATH_MAX + 8], inner[PATH_MAX + 8];
+	int ret;
+
+	pin_dir(a, "m3-old");
+	pin_dir(b, "m3-taken");
+	policy(q, "m3-q.conf", b);
+	policy(p, "m3-p.conf", b);
+	snprintf(pa, sizeof(pa), "%s/ra", a);
+	snprintf(pb, sizeof(pb), "%s/rb", b);
+	CHECK(fake_pin(pa) && fake_pin(pb), "pins in A and B");
+	manifest(a, p);
+	manifest(b, q);
+
+	forget_msgs();
+	ret = plan_apply(p, true, false);
+	CHECK(ret == -EBUSY && !access(pa, F_OK), "--dry-run: refused (%d), A kept", ret);
+
+	forget_msgs();
+	ret = plan_apply(p, false, false);
+	CHECK(ret == PLAN_PARTIAL, "apply: B refused, but something was done: exit 3 (%d)", ret);
+	CHECK(said("belongs to ") && said("m3-q.conf (its manifest)"), "the refusal is said");
+	CHECK(access(pa, F_OK) && errno == ENOENT, "A's pin is revoked all the same");
+	CHECK(!access(pb, F_OK), "B's, the other policy's, stays");
+	CHECK(said("no pin of its pin-dir was changed, but 1 pin it had made in a pin-dir it no longer names was revoked and removed"),
+	      "and the last line says what was done");
+	unlink(pb);
+
+	/* A pin-dir inside another pin directory: refused the same way. */
+	CHECK(fake_pin(pa), "a pin in A again");
+	manifest(a, p);
+	pin_dir(n, "m3-nest");
+	snprintf(inner, sizeof(inner), "%s/inner", n);
+	policy(p, "m3-p.conf", inner);
+	forget_msgs();
+	ret = plan_apply(p, false, false);
+	CHECK(ret == PLAN_PARTIAL && said("inside ") && access(pa, F_OK) && errno == ENOENT,
+	      "a nested pin-dir: refused, A revoked (%d)", ret);
+}
+
 int main(void)
 {
 	struct btf *btf;
@@ -551,7 +598,8 @@ int main(void)
 	test_moved();
 	test_second_bpffs();
 	test_orphans();
-	test_gone();
+	test_refused_moves_out();
+	test_gone();	/* last: audit drops the capabilities to chown a pin */
 	fclose(diag_out);
 	diag_out = NULL;
 	ret = check_summary();
