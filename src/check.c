@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "claim.h"
 #include "diag.h"
 #include "engine.h"
 #include "plan.h"
@@ -88,6 +89,7 @@ int engine_check(const char *policy, bool resolve, size_t *nr_failing)
 	ret = policy_load(&p, policy);
 	if (ret)
 		goto out;
+	policy_pin_dir_mine = claim_pin_dir_mine;	/* as apply judges it */
 	ret = policy_validate(&p);
 	/* Users that do not resolve fail their entries, not the policy. */
 	if (ret && ret != -ENOENT)

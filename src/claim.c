@@ -152,7 +152,7 @@ static bool named_for(const char *file, const char *pin_dir)
  * The manifest at PATH into C, if it passes claim.h's checks. 0; -ENOENT
  * if there is none; -EINVAL with WHY.
  */
-static int read_manifest(const char *path, struct claim *c, const char **why)
+static int read_manifest(const char *path, struct claim *c, const char **why, bool shallow)
 {
 	json_object *root = NULL;
 	struct stat st;
@@ -188,7 +188,8 @@ static int read_manifest(const char *path, struct claim *c, const char **why)
 		*why = "its name is not its pin_dir's";
 	else if (c->policy[0] == '/' && policy_path_error(c->policy))
 		*why = "its policy is not a path";
-	else if (policy_pin_dir_clear(c->pin_dir, NULL, " (of a manifest)"))
+	else if (!shallow && policy_pin_dir_clear_for(c->pin_dir, c->policy[0] == '/' ? c->policy : NULL,
+						     NULL, " (of a manifest)"))
 		*why = "its pin_dir is refused as a policy's would be (said above)";
 	else
 		ret = 0;
@@ -197,7 +198,11 @@ static int read_manifest(const char *path, struct claim *c, const char **why)
 	return ret;
 }
 
-int claim_read(const char *pin_dir, struct claim *c)
+/* claim_read(), SHALLOW: without policy_pin_dir_clear_for() (which asks
+ * claim_pin_dir_mine(), which reads the manifests of the pin directories
+ * around it: it must not ask again).
+ */
+static int read_claim(const char *pin_dir, struct claim *c, bool shallow)
 {
 	char path[PATH_MAX];
 	const char *why = NULL;
@@ -208,10 +213,10 @@ int claim_read(const char *pin_dir, struct claim *c)
 		return ret == -ENOENT ? ret : -EINVAL;
 	ret = manifest_path(pin_dir, ".json", path);
 	if (!ret)
-		ret = read_manifest(path, c, &why);
+		ret = read_manifest(path, c, &why, shallow);
 	if (ret == -ENOENT || ret == -ENAMETOOLONG) {
 		manifest_legacy_path(pin_dir, ".json", path);
-		ret = read_manifest(path, c, &why);
+		ret = read_manifest(path, c, &why, shallow);
 	}
 	if (ret == -EINVAL)
 		warn("%s: %s; it is not trusted", ESC(path), why);
@@ -219,6 +224,11 @@ int claim_read(const char *pin_dir, struct claim *c)
 	if (!ret && strcmp(c->pin_dir, pin_dir))
 		ret = -ENOENT;
 	return ret;
+}
+
+int claim_read(const char *pin_dir, struct claim *c)
+{
+	return read_claim(pin_dir, c, false);
 }
 
 static bool is_manifest_name(const char *name)
@@ -254,7 +264,7 @@ int claim_each(int (*fn)(const struct claim *c, void *arg), void *arg)
 		if (!is_manifest_name(de->d_name) ||
 		    snprintf(path, sizeof(path), "%s/%s", manifest_dir, de->d_name) >= PATH_MAX)
 			continue;
-		r = read_manifest(path, c, &why);
+		r = read_manifest(path, c, &why, false);
 		if (r == -EINVAL)
 			warn("%s: %s; it is not trusted", ESC(path), why);
 		if (!r)
@@ -328,4 +338,30 @@ int claim_pins(const struct claim *c, char ***names, size_t *n)
 int claim_drop(const struct claim *c)
 {
 	return unlink(c->file) && errno != ENOENT ? -errno : 0;
+}
+
+bool claim_pin_dir_mine(const char *pin_dir, const char *policy)
+{
+	char abs[PATH_MAX], **names = NULL;
+	struct claim *c = malloc(sizeof(*c));
+	bool mine = false;
+	size_t n = 0;
+	int ret;
+
+	if (!c || claim_policy_name(policy, abs))
+		goto out;
+	ret = read_claim(pin_dir, c, true);
+	if (!ret) {
+		mine = claim_is(c, abs, policy);
+		goto out;
+	}
+	if (ret != -ENOENT)
+		goto out;	/* not trusted (said): another's */
+	memset(c, 0, sizeof(*c));
+	snprintf(c->pin_dir, sizeof(c->pin_dir), "%s", pin_dir);
+	mine = !claim_pins(c, &names, &n) && !n;
+	pindir_free_names(names, n);
+out:
+	free(c);
+	return mine;
 }

@@ -80,5 +80,13 @@ enum claim_owner claim_owner(const struct claim *c, char *now);
 int claim_pins(const struct claim *c, char ***names, size_t *n);
 /* Remove C's manifest (its pin directory holds nothing now). 0 or -errno. */
 int claim_drop(const struct claim *c);
+/*
+ * Is PIN_DIR the policy file POLICY's own pin directory (its manifest
+ * names it), or one with no manifest and no pin of fsiter-pin's (what
+ * remove --all leaves, work directory and all), so that moving its
+ * pin-dir into it or out of it is no clash with another policy? For
+ * policy_pin_dir_mine (policy.h).
+ */
+bool claim_pin_dir_mine(const char *pin_dir, const char *policy);
 
 #endif

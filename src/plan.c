@@ -400,6 +400,7 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	/* A policy file or drop-in that is missing is an error, not an empty
 	 * policy: that would remove every pin.
 	 */
+	policy_pin_dir_mine = claim_pin_dir_mine;
 	ret = policy_load(p, policy_path);
 	loaded = !ret;
 	if (!ret) {

@@ -15,6 +15,7 @@
 #include "manifest.h"
 #include "plan.h"
 #include "privs.h"
+#include "traverse.h"
 #include "unpin.h"
 
 /* ", which no longer exists" or ", which now names pin-dir NOW", in BUF. */
@@ -134,6 +135,58 @@ static int would_move(struct plan *pl, struct plan_moved *m, const struct claim 
 	return ret;
 }
 
+/*
+ * Is NAME, in the old pin directory OLD, on the way to the new pin-dir
+ * NOW (A to A/sub: A's "sub", and "sub_staging", its work directory)?
+ * Those are no pins of the old one's to remove.
+ */
+static bool leads_to(const char *old, const char *now, const char *name)
+{
+	size_t n = strlen(old), len;
+	const char *rest, *slash;
+
+	if (strncmp(now, old, n) || now[n] != '/')
+		return false;
+	rest = now + n + 1;
+	slash = strchr(rest, '/');
+	len = slash ? (size_t)(slash - rest) : strlen(rest);
+	if (!strncmp(name, rest, len) && !name[len])
+		return true;
+	return !slash && !strncmp(name, rest, len) && !strcmp(name + len, POLICY_WORK_SUFFIX);
+}
+
+/* NAMES without those that lead_to() the new pin-dir. */
+static void skip_new(const struct plan *pl, const char *old, char **names, size_t *n)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		if (leads_to(old, pl->pin_dir, names[i]))
+			free(names[i]);
+		else
+			names[kept++] = names[i];
+	}
+	*n = kept;
+}
+
+/*
+ * The old pin directory OLD, emptied, inside the new pin-dir (A/sub to
+ * A): it and its work directory go, so that the new one holds no
+ * directory that is not its own. What cannot go stays (said by the
+ * apply that finds it).
+ */
+static void remove_inside(const struct plan *pl, const char *old)
+{
+	size_t n = strlen(pl->pin_dir);
+	char work[PATH_MAX + 16];
+
+	if (strncmp(old, pl->pin_dir, n) || old[n] != '/')
+		return;
+	snprintf(work, sizeof(work), "%s%s", old, POLICY_WORK_SUFFIX);
+	rmdir(work);
+	rmdir(old);
+}
+
 /* Apply: revoke and remove what is in M (its manifest C), as remove does. */
 static int move_out(struct plan *pl, struct plan_moved *m, const struct claim *c,
 		    const char *why)
@@ -166,9 +219,24 @@ static int move_out(struct plan *pl, struct plan_moved *m, const struct claim *c
 	}
 	ret = pindir_names(&d, &names, &n);
 	if (!ret)
+		skip_new(pl, m->pin_dir, names, &n);
+	if (!ret)
 		ret = unpin(&d, names, n, pl->force, why, &m->removed, &emptied);
+	pindir_free_names(names, n);
+	names = NULL;
+	n = 0;
+	/* Nothing left but the way to the new pin-dir: emptied all the same. */
+	if (!ret && !emptied && !pindir_names(&d, &names, &n)) {
+		skip_new(pl, m->pin_dir, names, &n);
+		if (!n && !(ret = traverse_forget(m->pin_dir)))
+			emptied = true;
+	}
 	if (!ret && emptied)
 		ret = claim_drop(again);
+	if (!ret && emptied) {
+		pindir_close(&d);
+		remove_inside(pl, m->pin_dir);
+	}
 out:
 	if (ret && ret != -EEXIST)
 		err("%s: cannot revoke the pins %s made there: %s", ESC(m->pin_dir),

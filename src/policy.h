@@ -148,6 +148,19 @@ int policy_validate_pin_dir(const struct policy *p);
  * passes the checks a policy's does.
  */
 int policy_pin_dir_clear(const char *dir, const struct loc *loc, const char *as);
+/* The same, but the pin directories policy_pin_dir_mine() says are
+ * POLICY's own do not count (a manifest's pin_dir, for its policy).
+ */
+int policy_pin_dir_clear_for(const char *dir, const char *policy, const struct loc *loc,
+			     const char *as);
+/*
+ * Is the pin directory PIN_DIR the policy POLICY's own (its manifest names
+ * it, or it has no manifest and no pin: remove --all leaves its work
+ * directory), so not another policy's to policy_validate_pin_dir()? NULL
+ * (the default): every other pin directory is another's. The engine sets
+ * it (claim_pin_dir_mine()): the policy library reads no manifest.
+ */
+extern bool (*policy_pin_dir_mine)(const char *pin_dir, const char *policy);
 
 /* The N of E's view: top=N, the default if the view takes it, else 0. */
 unsigned int policy_entry_top(const struct policy_entry *e);

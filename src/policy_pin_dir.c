@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include "policy.h"
 
+bool (*policy_pin_dir_mine)(const char *pin_dir, const char *policy);
+
 static bool is_dir(int at, const char *path)
 {
 	struct stat st;
@@ -29,11 +31,18 @@ static bool has_suffix(const char *s, size_t len)
 	return len >= n && !strncmp(s + len - n, POLICY_WORK_SUFFIX, n);
 }
 
+/* Is OTHER, a pin directory, POLICY's own (policy_pin_dir_mine)? */
+static bool mine(const char *other, const char *policy)
+{
+	return policy && policy_pin_dir_mine && policy_pin_dir_mine(other, policy);
+}
+
 /*
  * The first directory above DIR that is a pin directory (a directory
- * POLICY_WORK_SUFFIX beside it says so) into OTHER: 1, or 0.
+ * POLICY_WORK_SUFFIX beside it says so), not POLICY's own, into OTHER:
+ * 1, or 0.
  */
-static int inside_pin_dir(const char *dir, char other[PATH_MAX])
+static int inside_pin_dir(const char *dir, const char *policy, char other[PATH_MAX])
 {
 	char work[PATH_MAX];
 	const char *s;
@@ -41,7 +50,7 @@ static int inside_pin_dir(const char *dir, char other[PATH_MAX])
 	for (s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
 		snprintf(other, PATH_MAX, "%.*s", (int)(s - dir), dir);
 		if (snprintf(work, sizeof(work), "%s%s", other, POLICY_WORK_SUFFIX) < PATH_MAX &&
-		    is_dir(AT_FDCWD, work))
+		    is_dir(AT_FDCWD, work) && !mine(other, policy))
 			return 1;
 	}
 	return 0;
@@ -52,8 +61,8 @@ static int inside_pin_dir(const char *dir, char other[PATH_MAX])
  * DEPTH levels at most: bpffs trees are shallow), into OTHER (PATH, its
  * name): 1, or 0. Links are not followed.
  */
-static int holds_work_dir_at(int at, const char *path, unsigned int depth,
-			     char other[PATH_MAX])
+static int holds_work_dir_at(int at, const char *path, const char *full,
+			     unsigned int depth, const char *policy, char other[PATH_MAX])
 {
 	struct dirent *de;
 	int ret = 0, fd;
@@ -75,10 +84,20 @@ static int holds_work_dir_at(int at, const char *path, unsigned int depth,
 		    snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name) >= PATH_MAX)
 			continue;
 		if (has_suffix(de->d_name, strlen(de->d_name))) {
+			char its[PATH_MAX];
+
+			/* Its pin directory: the name without the suffix. */
+			snprintf(its, sizeof(its), "%s/%.*s", full,
+				 (int)(strlen(de->d_name) - strlen(POLICY_WORK_SUFFIX)), de->d_name);
 			snprintf(other, PATH_MAX, "%s", sub);
-			ret = 1;
+			ret = !mine(its, policy);
 		} else if (depth) {
-			ret = holds_work_dir_at(dirfd(d), de->d_name, depth - 1, other);
+			char deeper_full[PATH_MAX];
+
+			if (snprintf(deeper_full, sizeof(deeper_full), "%s/%s", full, de->d_name) >= PATH_MAX)
+				continue;
+			ret = holds_work_dir_at(dirfd(d), de->d_name, deeper_full, depth - 1, policy,
+						other);
 			/* OTHER was named from the subdirectory: its full path. */
 			if (ret) {
 				char deeper[PATH_MAX];
@@ -93,21 +112,22 @@ static int holds_work_dir_at(int at, const char *path, unsigned int depth,
 	return ret;
 }
 
-static int holds_work_dir(const char *dir, char other[PATH_MAX])
+static int holds_work_dir(const char *dir, const char *policy, char other[PATH_MAX])
 {
-	return holds_work_dir_at(AT_FDCWD, dir, 8, other);
+	return holds_work_dir_at(AT_FDCWD, dir, dir, 8, policy, other);
 }
 
-int policy_pin_dir_clear(const char *dir, const struct loc *loc, const char *as)
+int policy_pin_dir_clear_for(const char *dir, const char *policy, const struct loc *loc,
+			     const char *as)
 {
 	char other[PATH_MAX];
 
-	if (inside_pin_dir(dir, other)) {
+	if (inside_pin_dir(dir, policy, other)) {
 		err_at(loc, "pin-dir '%s'%s: inside %s, the pin directory of another policy (%s%s is its work directory), whose next apply would remove these pins",
 		       ESC(dir), as, ESC(other), ESC(other), POLICY_WORK_SUFFIX);
 		return -EINVAL;
 	}
-	if (holds_work_dir(dir, other)) {
+	if (holds_work_dir(dir, policy, other)) {
 		err_at(loc, "pin-dir '%s'%s: holds %s, the work directory of another policy's pin directory, which this apply would remove",
 		       ESC(dir), as, ESC(other));
 		return -EINVAL;
@@ -115,11 +135,18 @@ int policy_pin_dir_clear(const char *dir, const struct loc *loc, const char *as)
 	return 0;
 }
 
+int policy_pin_dir_clear(const char *dir, const struct loc *loc, const char *as)
+{
+	return policy_pin_dir_clear_for(dir, NULL, loc, as);
+}
+
 int policy_validate_pin_dir(const struct policy *p)
 {
 	const struct loc dflt = { .file = p->nr_files ? p->files[0] : "policy" };
 
-	return policy_pin_dir_clear(p->pin_dir ?: POLICY_DEFAULT_PIN_DIR,
-				    p->pin_dir ? &p->pin_dir_loc : &dflt,
-				    p->pin_dir ? "" : " (the default)");
+	/* Its own old pin directory is no other policy's (A to A/sub). */
+	return policy_pin_dir_clear_for(p->pin_dir ?: POLICY_DEFAULT_PIN_DIR,
+					p->nr_files ? p->files[0] : NULL,
+					p->pin_dir ? &p->pin_dir_loc : &dflt,
+					p->pin_dir ? "" : " (the default)");
 }

@@ -556,12 +556,70 @@ static void test_refused_moves_out(void)
 	CHECK(fake_pin(pa), "a pin in A again");
 	manifest(a, p);
 	pin_dir(n, "m3-nest");
+	manifest(n, q);	/* Q's old one: not P's */
 	snprintf(inner, sizeof(inner), "%s/inner", n);
 	policy(p, "m3-p.conf", inner);
 	forget_msgs();
 	ret = plan_apply(p, false, false);
 	CHECK(ret == PLAN_PARTIAL && said("inside ") && access(pa, F_OK) && errno == ENOENT,
 	      "a nested pin-dir: refused, A revoked (%d)", ret);
+}
+
+/*
+ * Its own old pin directory is no other policy's: A to A/sub and back,
+ * as policy_validate() judges the pin-dir and as the move-out leaves
+ * the new one (this kernel may lack what a whole apply needs).
+ */
+static void test_nested_own(void)
+{
+	char a[PATH_MAX], sub[PATH_MAX + 8], p[PATH_MAX], q[PATH_MAX], pa[PATH_MAX + 8];
+	char ps[PATH_MAX + 16], work[PATH_MAX + 32], file[PATH_MAX];
+	struct plan pl;
+
+	policy_pin_dir_mine = claim_pin_dir_mine;	/* as plan_build() sets it */
+	pin_dir(a, "m3-own");
+	snprintf(sub, sizeof(sub), "%s/sub", a);
+	snprintf(work, sizeof(work), "%s_staging", sub);
+	snprintf(pa, sizeof(pa), "%s/ra", a);
+	snprintf(ps, sizeof(ps), "%s/rs", sub);
+	CHECK(fake_pin(pa), "a pin in A");
+	policy(p, "m3-own.conf", sub);
+	policy(q, "m3-other.conf", a);
+
+	/* A to A/sub: A another policy's is refused; its own is not. */
+	manifest(a, q);
+	plan_of(&pl, p, PLAN_APPLY, false);
+	forget_msgs();
+	CHECK(policy_validate_pin_dir(&pl.policy) == -EINVAL && said("inside "),
+	      "inside another policy's A: refused");
+	manifest(a, p);
+	forget_msgs();
+	CHECK(!policy_validate_pin_dir(&pl.policy), "inside its own A: not refused");
+	/* The apply that made A/sub, then its move-out of A. */
+	mkdir(sub, 0711);
+	mkdir(work, 0700);
+	CHECK(!plan_move_out(&pl) && pl.nr_moved == 1 && plan_moved_removed(&pl) == 1 &&
+	      !pl.moved[0].err, "A's pin revoked, A/sub and its work directory left (%d)",
+	      pl.nr_moved ? pl.moved[0].err : 0);
+	CHECK(access(pa, F_OK) && errno == ENOENT && !access(sub, F_OK) && !access(work, F_OK),
+	      "A's pin gone, A/sub kept");
+	manifest_path(a, ".json", file);
+	CHECK(access(file, F_OK) && errno == ENOENT, "A, empty but for A/sub, lost its manifest");
+	plan_done(&pl);
+
+	/* A/sub back to A: A/sub_staging, its own, is no other policy's. */
+	CHECK(fake_pin(ps), "a pin in A/sub");
+	manifest(sub, p);
+	policy(p, "m3-own.conf", a);
+	plan_of(&pl, p, PLAN_APPLY, false);
+	forget_msgs();
+	CHECK(!policy_validate_pin_dir(&pl.policy) && !said("holds "), "A holding its own A/sub: not refused");
+	CHECK(!plan_move_out(&pl) && pl.nr_moved == 1 && plan_moved_removed(&pl) == 1 &&
+	      !pl.moved[0].err, "A/sub's pin revoked");
+	CHECK(access(ps, F_OK) && errno == ENOENT, "A/sub's pin gone");
+	CHECK(access(sub, F_OK) && access(work, F_OK), "and A/sub and its work directory with it");
+	plan_done(&pl);
+	policy_pin_dir_mine = NULL;
 }
 
 int main(void)
@@ -599,6 +657,7 @@ int main(void)
 	test_second_bpffs();
 	test_orphans();
 	test_refused_moves_out();
+	test_nested_own();
 	test_gone();	/* last: audit drops the capabilities to chown a pin */
 	fclose(diag_out);
 	diag_out = NULL;
