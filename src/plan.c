@@ -363,7 +363,7 @@ static int move_out_refused(struct plan *pl, int refused)
 		return ret;
 	umask(077);
 	ret = plan_move_out(pl);
-	return ret == -ENOMEM ? ret : refused;
+	return ret == -ENOMEM || ret == -ESTALE ? ret : refused;
 }
 
 /* Is the file PATH itself missing (not a drop-in, not unreadable)? */

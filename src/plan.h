@@ -197,7 +197,9 @@ int plan_claim_check(struct plan *pl);
  * earlier applies made in other pin directories whose manifests name it,
  * each pin said; a pin directory left with nothing loses its readers in
  * grant-traverse's record and its manifest. --dry-run: say what would
- * be. What failed is in moved[] (said); -ENOMEM only.
+ * be. What failed is in moved[] (said); -ENOMEM, or -ESTALE with
+ * policy_changed set if the policy file changed since it was read (checked
+ * under each old directory's lock, before anything there is removed).
  */
 int plan_move_out(struct plan *pl);
 /* Audit: the pins of pin directories whose manifest names a policy that

@@ -217,6 +217,19 @@ static int move_out(struct plan *pl, struct plan_moved *m, const struct claim *c
 		info_v("%s: no longer this policy's", m->pin_dir);
 		goto out;
 	}
+	/*
+	 * And the policy, read before any lock, may have changed since (its
+	 * pin-dir set back to this one, say): nothing goes on a policy that
+	 * is no longer the file's; plan_apply() reads it again.
+	 */
+	ret = policy_changed(&pl->policy, pl->policy_path);
+	if (ret > 0) {
+		pl->policy_changed = true;
+		ret = -ESTALE;
+		goto out;
+	}
+	if (ret)
+		goto out;
 	ret = pindir_names(&d, &names, &n);
 	if (!ret)
 		skip_new(pl, m->pin_dir, names, &n);
@@ -238,7 +251,7 @@ static int move_out(struct plan *pl, struct plan_moved *m, const struct claim *c
 		remove_inside(pl, m->pin_dir);
 	}
 out:
-	if (ret && ret != -EEXIST)
+	if (ret && ret != -EEXIST && ret != -ESTALE)
 		err("%s: cannot revoke the pins %s made there: %s", ESC(m->pin_dir),
 		    ESC(pl->policy_path), strerror(-ret));
 	pindir_free_names(names, n);
@@ -270,7 +283,8 @@ int plan_move_out(struct plan *pl)
 			continue;	/* gone since */
 		m->err = pl->mode == PLAN_APPLY ? move_out(pl, m, c, why) :
 			 would_move(pl, m, c, why);
-		if (m->err == -ENOMEM) {
+		/* -ESTALE: the policy changed; plan_apply() reads it again. */
+		if (m->err == -ENOMEM || m->err == -ESTALE) {
 			ret = m->err;
 			break;
 		}

@@ -622,6 +622,27 @@ static void test_nested_own(void)
 	policy_pin_dir_mine = NULL;
 }
 
+/* The policy changed after it was read: nothing goes, it is read again (L1). */
+static void test_changed_under_lock(void)
+{
+	char a[PATH_MAX], b[PATH_MAX], p[PATH_MAX], pa[PATH_MAX + 8];
+	struct plan pl;
+
+	pin_dir(a, "l1-old");
+	pin_dir(b, "l1-new");
+	snprintf(pa, sizeof(pa), "%s/r", a);
+	CHECK(fake_pin(pa), "a pin in A");
+	policy(p, "l1.conf", b);
+	manifest(a, p);
+	plan_of(&pl, p, PLAN_APPLY, false);
+	policy(p, "l1.conf", a);	/* the edit taken back, after the read */
+	CHECK(plan_move_out(&pl) == -ESTALE && pl.policy_changed && !plan_moved_removed(&pl),
+	      "-ESTALE, policy_changed, nothing removed");
+	CHECK(!access(pa, F_OK), "A's pin stays");
+	plan_done(&pl);
+	unlink(pa);
+}
+
 int main(void)
 {
 	struct btf *btf;
@@ -658,6 +679,7 @@ int main(void)
 	test_orphans();
 	test_refused_moves_out();
 	test_nested_own();
+	test_changed_under_lock();
 	test_gone();	/* last: audit drops the capabilities to chown a pin */
 	fclose(diag_out);
 	diag_out = NULL;
