@@ -472,6 +472,9 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 		if (ret > 0)
 			ret = -ESTALE;
 	}
+	/* The claim, again under the lock: checked before, but unlocked. */
+	if (!ret && mode == PLAN_APPLY && !no_bpffs)
+		ret = plan_claim_locked(pl);
 	if (!ret)
 		ret = check_reach(pl);
 	if (!ret)

@@ -193,6 +193,12 @@ int plan_apply(const char *policy_path, bool dry_run, bool force);
  */
 int plan_claim_check(struct plan *pl);
 /*
+ * plan_claim_check() again, under the pin directory's lock (apply, not
+ * --force): another policy's apply may have claimed it between the check
+ * before anything and the lock. 0, or -EBUSY (said).
+ */
+int plan_claim_locked(struct plan *pl);
+/*
  * Apply: revoke and remove, as remove does, the pins that the policy's
  * earlier applies made in other pin directories whose manifests name it,
  * each pin said; a pin directory left with nothing loses its readers in

@@ -105,6 +105,14 @@ out:
 	return ret;
 }
 
+int plan_claim_locked(struct plan *pl)
+{
+	/* --force took it over already: only the same warning again. */
+	if (pl->mode != PLAN_APPLY || pl->force)
+		return 0;
+	return plan_claim_check(pl);
+}
+
 static int add_moved(const struct claim *c, void *arg)
 {
 	struct plan *pl = arg;

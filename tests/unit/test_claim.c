@@ -643,6 +643,31 @@ static void test_changed_under_lock(void)
 	unlink(pa);
 }
 
+/* Claimed by another policy between the check and the lock: refused (L2). */
+static void test_claimed_before_lock(void)
+{
+	char dir[PATH_MAX], p[PATH_MAX], q[PATH_MAX], pin[PATH_MAX + 8];
+	struct plan pl;
+
+	pin_dir(dir, "l2");
+	policy(p, "l2-p.conf", dir);
+	policy(q, "l2-q.conf", dir);
+	snprintf(pin, sizeof(pin), "%s/x", dir);
+	CHECK(fake_pin(pin), "a pin");
+	plan_of(&pl, p, PLAN_APPLY, false);
+	CHECK(!plan_claim_check(&pl), "no claim yet: not refused");
+	manifest(dir, q);	/* Q's apply, in between */
+	CHECK(!pindir_open(&pl.dir, dir, 0), "the lock");
+	forget_msgs();
+	CHECK(plan_claim_locked(&pl) == -EBUSY && said("l2-q.conf (its manifest)"),
+	      "under the lock: refused");
+	pindir_close(&pl.dir);
+	plan_done(&pl);
+	pl.force = true;
+	CHECK(!plan_claim_locked(&pl), "--force: not asked again");
+	unlink(pin);
+}
+
 int main(void)
 {
 	struct btf *btf;
@@ -680,6 +705,7 @@ int main(void)
 	test_refused_moves_out();
 	test_nested_own();
 	test_changed_under_lock();
+	test_claimed_before_lock();
 	test_gone();	/* last: audit drops the capabilities to chown a pin */
 	fclose(diag_out);
 	diag_out = NULL;
