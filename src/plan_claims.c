@@ -6,9 +6,11 @@
  * audit finds the pins whose policy is gone; plan.h.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "claim.h"
 #include "diag.h"
@@ -195,6 +197,28 @@ static void remove_inside(const struct plan *pl, const char *old)
 	rmdir(old);
 }
 
+/*
+ * D, opened without its work directory (it was never applied, or that
+ * was removed), so without the lock that is on it: make it (root's, 0700)
+ * and open PIN_DIR again, locked, into D. 0 or -errno (said).
+ */
+static int lock_made(struct pin_dir *d, const char *pin_dir)
+{
+	const char *work = strrchr(d->work_path, '/') + 1;
+	int ret = 0;
+
+	if (mkdirat(d->parent_fd, work, 0700) && errno != EEXIST) {
+		ret = -errno;
+		err("%s: cannot create it: %s", ESC(d->work_path), strerror(-ret));
+	}
+	pindir_close(d);
+	if (!ret)
+		ret = pindir_open(d, pin_dir, 0);
+	if (!ret && d->work_fd < 0)
+		ret = -ENOLCK;	/* gone again: not without the lock */
+	return ret;
+}
+
 /* Apply: revoke and remove what is in M (its manifest C), as remove does. */
 static int move_out(struct plan *pl, struct plan_moved *m, const struct claim *c,
 		    const char *why)
@@ -214,6 +238,8 @@ static int move_out(struct plan *pl, struct plan_moved *m, const struct claim *c
 	n = 0;
 	if (!ret)
 		ret = pindir_open(&d, m->pin_dir, 0);
+	if (!ret && d.work_fd < 0)
+		ret = lock_made(&d, m->pin_dir);
 	if (ret == -ENOENT) {	/* nothing there: the manifest is stale */
 		ret = claim_drop(c);
 		goto out;

@@ -668,6 +668,28 @@ static void test_claimed_before_lock(void)
 	unlink(pin);
 }
 
+/* An old pin directory without its work directory: made, and locked (L4). */
+static void test_no_work_dir(void)
+{
+	char a[PATH_MAX], b[PATH_MAX], p[PATH_MAX], pa[PATH_MAX + 8], work[PATH_MAX + 16];
+	struct plan pl;
+
+	pin_dir(a, "l4-old");
+	pin_dir(b, "l4-new");
+	snprintf(work, sizeof(work), "%s_staging", a);
+	CHECK(!rmdir(work), "no work directory");
+	snprintf(pa, sizeof(pa), "%s/r", a);
+	CHECK(fake_pin(pa), "a pin in A");
+	policy(p, "l4.conf", b);
+	manifest(a, p);
+	plan_of(&pl, p, PLAN_APPLY, false);
+	CHECK(!plan_move_out(&pl) && plan_moved_removed(&pl) == 1 && !pl.moved[0].err,
+	      "A's pin revoked");
+	CHECK(access(pa, F_OK) && errno == ENOENT, "and gone");
+	CHECK(!access(work, F_OK), "under the lock of a work directory it made");
+	plan_done(&pl);
+}
+
 int main(void)
 {
 	struct btf *btf;
@@ -706,6 +728,7 @@ int main(void)
 	test_nested_own();
 	test_changed_under_lock();
 	test_claimed_before_lock();
+	test_no_work_dir();
 	test_gone();	/* last: audit drops the capabilities to chown a pin */
 	fclose(diag_out);
 	diag_out = NULL;
