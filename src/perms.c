@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,4 +117,70 @@ int perms_match(int dirfd, const char *name, const char *path,
 		return diff < 0 ? diff : 1;
 	*what = diff & PERMS_OWNER ? "owner" : diff & PERMS_MODE ? "mode" : "ACL";
 	return 0;
+}
+
+/* Whether ID stands for a user (or a group) now; an NSS error is no. */
+static bool id_named(bool is_group, id_t id)
+{
+	return is_group ? getgrgid(id) != NULL : getpwuid(id) != NULL;
+}
+
+static bool grants_id(const struct policy_entry *e, bool is_group, id_t id)
+{
+	for (size_t i = 0; i < e->nr_grants; i++)
+		if (e->grants[i].is_group == is_group && e->grants[i].id == id)
+			return true;
+	return false;
+}
+
+int perms_ids_unclaimed(int dirfd, const char *name, const char *path,
+			const struct policy_entry *e, const char **what)
+{
+	acl_t acl = NULL;
+	acl_entry_t ae;
+	struct stat st;
+	int ret = 1, r;
+
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return -errno;
+	/* An owner or group E leaves unresolved is root in E (uid, gid 0). */
+	if (st.st_uid != e->uid && id_named(false, st.st_uid)) {
+		*what = "owner";
+		return 0;
+	}
+	if (st.st_gid != e->gid && id_named(true, st.st_gid)) {
+		*what = "group";
+		return 0;
+	}
+	acl = acl_get_file(path, ACL_TYPE_ACCESS);
+	if (!acl)
+		return errno == ENOTSUP ? 1 : -errno;
+	for (r = acl_get_entry(acl, ACL_FIRST_ENTRY, &ae); r == 1 && ret == 1;
+	     r = acl_get_entry(acl, ACL_NEXT_ENTRY, &ae)) {
+		acl_tag_t tag;
+		id_t *q;
+
+		if (acl_get_tag_type(ae, &tag)) {
+			ret = -errno;
+			goto out;
+		}
+		if (tag != ACL_USER && tag != ACL_GROUP)
+			continue;
+		q = acl_get_qualifier(ae);
+		if (!q) {
+			ret = -errno;
+			goto out;
+		}
+		if (!grants_id(e, tag == ACL_GROUP, *q) &&
+		    id_named(tag == ACL_GROUP, *q)) {
+			*what = "ACL";
+			ret = 0;
+		}
+		acl_free(q);
+	}
+	if (r < 0)
+		ret = -errno;
+out:
+	acl_free(acl);
+	return ret;
 }

@@ -29,4 +29,15 @@ int perms_diff(int dirfd, const char *name, const char *path,
  */
 int perms_match(int dirfd, const char *name, const char *path,
 		const struct policy_entry *e, const char **what);
+/*
+ * For a pin held while a user or group of E does not resolve: does every
+ * id on it (owner, group, named ACL entries) either stand for E's own
+ * resolved id, or name no one now? A deleted user's uid that a new user
+ * has been given must not carry the old grant over. 1; 0 with *what
+ * naming the first id that names someone E does not grant ("owner",
+ * "group", "ACL"); or -errno. An id NSS cannot answer for counts as no
+ * one's: the hold is for a directory service that is not there yet.
+ */
+int perms_ids_unclaimed(int dirfd, const char *name, const char *path,
+			const struct policy_entry *e, const char **what);
 #endif

@@ -194,7 +194,9 @@ static bool may_hold(struct plan *pl, struct plan_item *it, json_object *manifes
 	const struct policy_entry *e = it->entry;
 	struct manifest_entry rec;
 	char text[sizeof(rec.entry)];
+	char path[PATH_MAX];
 	const char *what;
+	int r;
 
 	if (!it->holdable || pin_read(&pl->dir, e->name, &it->pin) ||
 	    !it->pin.is_link || view_by_prog_name(it->pin.prog_name) != e->view ||
@@ -203,14 +205,19 @@ static bool may_hold(struct plan *pl, struct plan_item *it, json_object *manifes
 	if (manifest_lookup(manifest, e->name, it->pin.link_id, &rec) ||
 	    plan_entry_text(e, text, sizeof(text)) || strcmp(rec.entry, text))
 		return false;
-	if (!e->unresolved) {
-		char path[PATH_MAX];
-
-		if (path_join(path, pl->dir.path, e->name) ||
-		    perms_match(pl->dir.cur_fd, e->name, path, e, &what) != 1)
-			return false;
-	}
-	return true;
+	if (path_join(path, pl->dir.path, e->name))
+		return false;
+	if (!e->unresolved)
+		return perms_match(pl->dir.cur_fd, e->name, path, e, &what) == 1;
+	/* Not for a user who got a deleted one's id since (docs/security.md). */
+	r = perms_ids_unclaimed(pl->dir.cur_fd, e->name, path, e, &what);
+	if (r == 0)
+		err_at(&e->loc, "'%s': its last pin is not kept: its %s names a user or group the entry does not grant",
+		       ESC(e->name), what);
+	else if (r < 0)
+		err_at(&e->loc, "'%s': its last pin is not kept: cannot read its owner and ACL: %s",
+		       ESC(e->name), strerror(-r));
+	return r == 1;
 }
 
 /* The failed items: which keep their last good pin. */

@@ -161,6 +161,32 @@ P
 	"$tool" remove --all >/dev/null
 }
 
+# A pin held while its entry's user does not resolve is kept only while
+# the ids on it name no one: a new user given the deleted one's uid must
+# not inherit the grant (perms_ids_unclaimed(), docs/security.md).
+test_reused_uid() {
+	echo "== a deleted user's uid, given to a new user, does not inherit a held pin"
+	"$tool" remove --all >/dev/null 2>&1
+	echo "ghost:x:2050:2050::/:/bin/false" >>/etc/passwd
+	printf 'set grant-traverse others\ninode  ru-ghost  /etc/group  0400 root root u:ghost:r\n' >$t/ru.conf
+	out=$(timeout 60 "$tool" apply $t/ru.conf 2>&1); rc=$?
+	check_eq "applies" "$rc" 0
+	check "ghost reads it" setpriv --reuid=2050 --regid=2050 --clear-groups cat $pins/ru-ghost
+	sed -i '/^ghost:/d' /etc/passwd
+	out=$(timeout 60 "$tool" apply $t/ru.conf 2>&1); rc=$?
+	check_eq "ghost is gone: its entry fails" "$rc" 3
+	check "its pin is held while uid 2050 names no one" test -e $pins/ru-ghost
+	echo "newcomer:x:2050:2050::/:/bin/false" >>/etc/passwd
+	out=$(timeout 60 "$tool" apply $t/ru.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "uid 2050 is newcomer's: the entry still fails" "$rc" 3
+	check "and says why" has "ru.conf:2: 'ru-ghost': its last pin is not kept: its ACL names a user or group the entry does not grant"
+	check "the pin goes" test ! -e $pins/ru-ghost
+	check "newcomer reads nothing" bash -c "! setpriv --reuid=2050 --regid=2050 --clear-groups cat $pins/ru-ghost"
+	sed -i '/^newcomer:/d' /etc/passwd
+	"$tool" remove --all >/dev/null
+}
+
 # unlock: stop the flock(1) at $holder and the sleep it runs, which holds
 # the lock too
 unlock() {

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perms_ids_unclaimed(): a pin held while a user or group of its entry
+ * does not resolve keeps its ids only while they name no one else. A
+ * deleted user's uid that a new user was given must not carry the grant:
+ * here uid and gid 1 (daemon, on every Debian system) stand for the new
+ * user, and 54321 for a uid that names no one. Needs root (chown) and a
+ * /tmp with ACLs; skipped otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/acl.h>
+#include <sys/stat.h>
+#include "perms.h"
+#include "check.h"
+
+#define FREE_ID	54321
+
+static char dir[] = "/tmp/fsiter-perms-hold.XXXXXX";
+
+/* The pin "p" in DIRFD, owned UID:GID, 0440, with the ACL text ACL. */
+static int make_pin(int dirfd, uid_t uid, gid_t gid, const char *acl_text)
+{
+	char path[sizeof(dir) + 2];
+	acl_t acl;
+	int fd, ret = 0;
+
+	unlinkat(dirfd, "p", 0);
+	fd = openat(dirfd, "p", O_CREAT | O_WRONLY | O_CLOEXEC, 0440);
+	if (fd < 0 || fchown(fd, uid, gid))
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	snprintf(path, sizeof(path), "%s/p", dir);
+	acl = acl_from_text(acl_text);
+	if (!ret && (!acl || acl_set_file(path, ACL_TYPE_ACCESS, acl)))
+		ret = -errno;
+	acl_free(acl);
+	return ret;
+}
+
+static int unclaimed(int dirfd, const struct policy_entry *e, const char **what)
+{
+	char path[sizeof(dir) + 2];
+
+	snprintf(path, sizeof(path), "%s/p", dir);
+	*what = "";
+	return perms_ids_unclaimed(dirfd, "p", path, e, what);
+}
+
+int main(void)
+{
+	/* An entry whose owner and u: grant did not resolve: uid 0 in it. */
+	struct policy_grant grants[] = { { .is_group = false, .id = 0x40000000u, .read = true } };
+	struct policy_entry e = { .uid = 0, .gid = 0, .unresolved = true,
+				  .grants = grants, .nr_grants = 1 };
+	const char *what;
+	int dirfd;
+
+	if (geteuid() || !getpwuid(1) || getpwuid(FREE_ID)) {
+		printf("SKIP: needs root, a user 1 and no user %d\n", FREE_ID);
+		return 77;
+	}
+	if (!mkdtemp(dir) || (dirfd = open(dir, O_DIRECTORY | O_CLOEXEC)) < 0)
+		return 1;
+	if (make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:" "54321" ":r,m::r")) {
+		printf("SKIP: no ACLs on /tmp\n");
+		return 77;
+	}
+	CHECK(unclaimed(dirfd, &e, &what) == 1,
+	      "a uid that names no one in the ACL: held");
+	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:1:r,m::r") == 0, "pin");
+	CHECK(unclaimed(dirfd, &e, &what) == 0 && !strcmp(what, "ACL"),
+	      "a uid that names a user in the ACL: not held (%s)", what);
+	CHECK(make_pin(dirfd, FREE_ID, 0, "u::r,g::r,o::-") == 0, "pin");
+	CHECK(unclaimed(dirfd, &e, &what) == 1,
+	      "an owner that names no one: held");
+	CHECK(make_pin(dirfd, 1, 0, "u::r,g::r,o::-") == 0, "pin");
+	CHECK(unclaimed(dirfd, &e, &what) == 0 && !strcmp(what, "owner"),
+	      "an owner that names a user: not held (%s)", what);
+	CHECK(make_pin(dirfd, 0, 1, "u::r,g::r,o::-") == 0, "pin");
+	CHECK(unclaimed(dirfd, &e, &what) == 0 && !strcmp(what, "group"),
+	      "a group that names a group: not held (%s)", what);
+	/* What the entry grants by a name that resolves stays held. */
+	grants[0].id = 1;
+	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:1:r,m::r") == 0, "pin");
+	CHECK(unclaimed(dirfd, &e, &what) == 1,
+	      "a uid the entry grants: held");
+	e.uid = 1;
+	CHECK(make_pin(dirfd, 1, 0, "u::r,g::r,o::-") == 0, "pin");
+	CHECK(unclaimed(dirfd, &e, &what) == 1, "the entry's own owner: held");
+	unlinkat(dirfd, "p", 0);
+	close(dirfd);
+	rmdir(dir);
+	return check_summary();
+}
