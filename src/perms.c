@@ -119,10 +119,44 @@ int perms_match(int dirfd, const char *name, const char *path,
 	return 0;
 }
 
-/* Whether ID stands for a user (or a group) now; an NSS error is no. */
-static bool id_named(bool is_group, id_t id)
+/* The name ID stands for now (a user's, or a group's), or NULL: an NSS
+ * error is no name. Valid until the next lookup.
+ */
+static const char *id_name(bool is_group, id_t id)
 {
-	return is_group ? getgrgid(id) != NULL : getpwuid(id) != NULL;
+	struct passwd *pw;
+	struct group *gr;
+
+	if (is_group) {
+		gr = getgrgid(id);
+		return gr ? gr->gr_name : NULL;
+	}
+	pw = getpwuid(id);
+	return pw ? pw->pw_name : NULL;
+}
+
+/* Does the ACL text of E grant NAME, as a user or (IS_GROUP) a group? */
+static bool acl_names(const struct policy_entry *e, bool is_group,
+		      const char *name)
+{
+	const char *p = e->acl;
+	size_t len = strlen(name);
+
+	while (p && *p) {
+		const char *q = p + strspn(p, " \t");
+		const char *colon = strchr(q, ':');
+
+		if (colon && (is_group ? (colon - q == 1 && *q == 'g') ||
+					     (colon - q == 5 && !strncmp(q, "group", 5)) :
+					     (colon - q == 1 && *q == 'u') ||
+					     (colon - q == 4 && !strncmp(q, "user", 4))) &&
+		    !strncmp(colon + 1, name, len) && colon[1 + len] == ':')
+			return true;
+		p = strchr(q, ',');
+		if (p)
+			p++;
+	}
+	return false;
 }
 
 static bool grants_id(const struct policy_entry *e, bool is_group, id_t id)
@@ -131,6 +165,28 @@ static bool grants_id(const struct policy_entry *e, bool is_group, id_t id)
 		if (e->grants[i].is_group == is_group && e->grants[i].id == id)
 			return true;
 	return false;
+}
+
+/*
+ * Whether ID on the pin names someone E does not grant: E's own resolved
+ * id, an id that names no one, or one that names the very user or group
+ * E names (a directory service that came up since the policy was read)
+ * are all E's.
+ */
+static bool id_foreign(const struct policy_entry *e, bool is_group,
+		       bool is_owner, id_t id)
+{
+	const char *want = is_group ? e->group : e->owner;
+	const char *name;
+
+	if (is_owner ? id == (is_group ? e->gid : e->uid) :
+		       grants_id(e, is_group, id))
+		return false;
+	name = id_name(is_group, id);
+	if (!name)
+		return false;
+	return is_owner ? !want || strcmp(name, want) :
+			  !acl_names(e, is_group, name);
 }
 
 int perms_ids_unclaimed(int dirfd, const char *name, const char *path,
@@ -144,11 +200,11 @@ int perms_ids_unclaimed(int dirfd, const char *name, const char *path,
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
 	/* An owner or group E leaves unresolved is root in E (uid, gid 0). */
-	if (st.st_uid != e->uid && id_named(false, st.st_uid)) {
+	if (id_foreign(e, false, true, st.st_uid)) {
 		*what = "owner";
 		return 0;
 	}
-	if (st.st_gid != e->gid && id_named(true, st.st_gid)) {
+	if (id_foreign(e, true, true, st.st_gid)) {
 		*what = "group";
 		return 0;
 	}
@@ -171,8 +227,7 @@ int perms_ids_unclaimed(int dirfd, const char *name, const char *path,
 			ret = -errno;
 			goto out;
 		}
-		if (!grants_id(e, tag == ACL_GROUP, *q) &&
-		    id_named(tag == ACL_GROUP, *q)) {
+		if (id_foreign(e, tag == ACL_GROUP, false, *q)) {
 			*what = "ACL";
 			ret = 0;
 		}

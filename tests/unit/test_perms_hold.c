@@ -94,6 +94,24 @@ int main(void)
 	e.uid = 1;
 	CHECK(make_pin(dirfd, 1, 0, "u::r,g::r,o::-") == 0, "pin");
 	CHECK(unclaimed(dirfd, &e, &what) == 1, "the entry's own owner: held");
+	e.uid = 0;
+	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,g:1:r,m::r") == 0, "pin");
+	CHECK(unclaimed(dirfd, &e, &what) == 0 && !strcmp(what, "ACL"),
+	      "a gid that names a group in the ACL: not held (%s)", what);
+	/*
+	 * The names the entry gives, resolved since the policy was read (a
+	 * directory service that came up meanwhile): still the entry's.
+	 */
+	e.owner = "daemon";
+	e.group = "daemon";
+	e.acl = "u:nosuchuser:r, g:daemon:r,user:daemon:r";
+	grants[0].id = 0x40000000u;
+	CHECK(make_pin(dirfd, 1, 1, "u::r,g::r,o::-,u:1:r,g:1:r,m::r") == 0, "pin");
+	CHECK(unclaimed(dirfd, &e, &what) == 1,
+	      "ids that now name the entry's own owner, group and readers: held");
+	e.acl = "u:nosuchuser:r,u:daemonx:r";
+	CHECK(unclaimed(dirfd, &e, &what) == 0 && !strcmp(what, "ACL"),
+	      "a name that only starts like the entry's: not held (%s)", what);
 	unlinkat(dirfd, "p", 0);
 	close(dirfd);
 	rmdir(dir);
