@@ -54,8 +54,14 @@ void metrics_escape(FILE *out, const char *s)
 			fprintf(out, "\\%c", *p);
 		else if (*p == '\n')
 			fputs("\\n", out);
-		else if (!len)
-			fputs("\xef\xbf\xbd", out);	/* U+FFFD */
+		else if (!len || *p < 0x20 || *p == 0x7f ||
+			 (len == 2 && p[0] == 0xc2 && p[1] < 0xa0))
+			/* U+FFFD for what is no UTF-8, and for a control
+			 * character: a carriage return or an escape sequence
+			 * from a name in NSS must not reach a terminal that
+			 * shows the file.
+			 */
+			fputs("\xef\xbf\xbd", out);
 		else
 			fwrite(p, 1, len, out);
 		p += len ? len : 1;

@@ -22,7 +22,9 @@
 size_t metrics_print(FILE *out, const char *policy, const struct plan *pl,
 		     json_object *pins, const struct apply_state *last);
 
-/* S as a label value: \ " and newline escaped, invalid UTF-8 as U+FFFD. */
+/* S as a label value: \ " and newline escaped; invalid UTF-8 and other
+ * control characters (C0, DEL, C1) as U+FFFD.
+ */
 void metrics_escape(FILE *out, const char *s);
 
 #endif

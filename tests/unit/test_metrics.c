@@ -97,6 +97,13 @@ int main(int argc, char **argv)
 	metrics_escape(f, "a\xff\xc3\xa9");
 	text = slurp(f);
 	CHECK(!strcmp(text, "a\xef\xbf\xbd\xc3\xa9"), "escaped: '%s'", text);
+	/* So do control characters: CR, ESC, DEL and C1 (U+009B). */
+	rewind(f);
+	CHECK(ftruncate(fileno(f), 0) == 0, "truncate");
+	metrics_escape(f, "a\rb\x1b[2Jc\x7f\xc2\x9b" "d\xc2\xa0" "e\n");
+	text = slurp(f);
+	CHECK(!strcmp(text, "a\xef\xbf\xbd" "b\xef\xbf\xbd[2Jc\xef\xbf\xbd\xef\xbf\xbd" "d\xc2\xa0" "e\\n"),
+	      "control characters: '%s'", text);
 
 	/* The file for promtool: the first metrics again. */
 	rewind(f);
