@@ -289,6 +289,13 @@ enum claim_owner claim_owner(const struct claim *c, char *now)
 		return CLAIM_UNKNOWN;
 	if (stat(c->policy, &st))
 		return errno == ENOENT || errno == ENOTDIR ? CLAIM_GONE : CLAIM_UNKNOWN;
+	/*
+	 * No apply reads a directory or a FIFO as a policy; one planted where
+	 * a deleted policy was (in a sticky directory) must not make its pins
+	 * look claimed.
+	 */
+	if (!S_ISREG(st.st_mode))
+		return CLAIM_GONE;
 	policy_init(&p);
 	diag_quiet = true;	/* its own apply says what is wrong with it */
 	ret = policy_load(&p, c->policy);

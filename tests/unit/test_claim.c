@@ -224,6 +224,9 @@ static void test_owner(void)
 	CHECK(claim_owner(&c, now) == CLAIM_GONE, "one its group may write: no policy");
 	unlink(p);
 	CHECK(claim_owner(&c, now) == CLAIM_GONE, "one that is gone: gone");
+	CHECK(!mkdir(p, 0755), "a directory where it was");
+	CHECK(claim_owner(&c, now) == CLAIM_GONE, "a directory in its place: gone");
+	rmdir(p);
 	policy(p, "own.conf", dir);
 	{
 		FILE *f = fopen(p, "a");
