@@ -241,21 +241,6 @@ static void test_owner(void)
 	CHECK(claim_is(&c, "/elsewhere/own.conf", "own.conf"), "but the same name given is it");
 }
 
-/* What plan_free() frees of what these tests fill (plan.c needs the views). */
-static void plan_done(struct plan *pl)
-{
-	for (size_t i = 0; i < pl->nr_moved; i++)
-		free(pl->moved[i].pin_dir);
-	free(pl->moved);
-	for (size_t i = 0; i < pl->nr_orphans; i++) {
-		free(pl->orphans[i].dir);
-		free(pl->orphans[i].detail);
-	}
-	free(pl->orphans);
-	policy_free(&pl->policy);
-	memset(pl, 0, sizeof(*pl));
-}
-
 /* A plan of the policy at PATH (as plan_build() starts one). */
 static void plan_of(struct plan *pl, const char *path, enum plan_mode mode, bool force)
 {
@@ -288,28 +273,28 @@ static void test_refused(void)
 	CHECK(said("b.conf:2: pin-dir ") && said("shared belongs to ") && said("a.conf (its manifest)") &&
 	      said("remove its pins first ('fsiter-pin remove --pin-dir "),
 	      "naming both, and what to do");
-	plan_done(&pl);
+	plan_free(&pl);
 	plan_of(&pl, b, PLAN_DRY_RUN, false);
 	CHECK(plan_claim_check(&pl) == -EBUSY, "--dry-run too");
-	plan_done(&pl);
+	plan_free(&pl);
 	plan_of(&pl, a, PLAN_APPLY, false);
 	CHECK(!plan_claim_check(&pl), "its own policy is not refused");
-	plan_done(&pl);
+	plan_free(&pl);
 	forget_msgs();
 	plan_of(&pl, b, PLAN_APPLY, true);
 	CHECK(!plan_claim_check(&pl) && said("taken over (--force)"), "--force takes it over");
-	plan_done(&pl);
+	plan_free(&pl);
 	unlink(a);
 	forget_msgs();
 	plan_of(&pl, b, PLAN_APPLY, false);
 	CHECK(!plan_claim_check(&pl) && said("which no longer exists"),
 	      "a policy that is gone claims nothing");
-	plan_done(&pl);
+	plan_free(&pl);
 	policy(a, "a.conf", dir);
 	unlink(pin);
 	plan_of(&pl, b, PLAN_APPLY, false);
 	CHECK(!plan_claim_check(&pl), "nor one whose pins were removed");
-	plan_done(&pl);
+	plan_free(&pl);
 }
 
 /* The readers grant-traverse's record has for PIN_DIR. */
@@ -360,7 +345,7 @@ static void test_moved(void)
 	CHECK(!plan_move_out(&pl) && pl.nr_moved == 1 && plan_moved_removed(&pl) == 2,
 	      "--dry-run: two would go");
 	CHECK(!access(pin, F_OK), "and they stay");
-	plan_done(&pl);
+	plan_free(&pl);
 
 	plan_of(&pl, p, PLAN_APPLY, false);
 	CHECK(!plan_move_out(&pl) && pl.nr_moved == 1 && !strcmp(pl.moved[0].pin_dir, old),
@@ -373,7 +358,7 @@ static void test_moved(void)
 	      "its readers left grant-traverse's record, not the new one's");
 	manifest_path(old, ".json", file);
 	CHECK(access(file, F_OK), "its manifest is gone");
-	plan_done(&pl);
+	plan_free(&pl);
 	close(fd);
 
 	/* What is not a pin of fsiter-pin's stays, and fails it. */
@@ -389,7 +374,7 @@ static void test_moved(void)
 	      "the pin goes, the map fails it (%d)", pl.nr_moved ? pl.moved[0].err : 0);
 	CHECK(said("/map: a BPF map") && !access(rec, F_OK), "the map is named and kept");
 	CHECK(!access(file, F_OK), "the manifest stays: the next apply tries again");
-	plan_done(&pl);
+	plan_free(&pl);
 	unlink(rec);
 	unlink(pin);
 }
@@ -420,14 +405,14 @@ static void test_second_bpffs(void)
 	pl.pin_dir = POLICY_DEFAULT_PIN_DIR;
 	CHECK(!plan_orphans(&pl) && pl.nr_orphans == 1 && !strcmp(pl.orphans[0].dir, pin),
 	      "audit: its pin is orphaned (%zu)", pl.nr_orphans);
-	plan_done(&pl);
+	plan_free(&pl);
 
 	plan_of(&pl, p, PLAN_APPLY, false);
 	CHECK(!plan_move_out(&pl) && pl.nr_moved == 1 && !strcmp(pl.moved[0].pin_dir, old) &&
 	      plan_moved_removed(&pl) == 1 && !pl.moved[0].err,
 	      "apply: the pin on the second bpffs is revoked (%zu)", pl.nr_moved);
 	CHECK(access(pin, F_OK) && errno == ENOENT, "and gone");
-	plan_done(&pl);
+	plan_free(&pl);
 }
 
 static int kinds;
@@ -454,7 +439,7 @@ static void test_orphans(void)
 	plan_of(&pl, me, PLAN_AUDIT, false);
 	pl.pin_dir = POLICY_DEFAULT_PIN_DIR;
 	CHECK(!plan_orphans(&pl) && pl.nr_orphans == 0, "its policy names it: none");
-	plan_done(&pl);
+	plan_free(&pl);
 	unlink(gone);
 	plan_of(&pl, me, PLAN_AUDIT, false);
 	pl.pin_dir = POLICY_DEFAULT_PIN_DIR;
@@ -464,19 +449,19 @@ static void test_orphans(void)
 	kinds = 0;
 	CHECK(plan_findings(&pl, count_orphaned, NULL) == 1 && kinds == 1,
 	      "audit's finding 'orphaned'");
-	plan_done(&pl);
+	plan_free(&pl);
 	policy(gone, "gone.conf", top);
 	plan_of(&pl, me, PLAN_AUDIT, false);
 	pl.pin_dir = POLICY_DEFAULT_PIN_DIR;
 	CHECK(!plan_orphans(&pl) && pl.nr_orphans == 1 &&
 	      strstr(pl.orphans[0].detail, "which now names pin-dir"),
 	      "its policy names another pin-dir: orphaned");
-	plan_done(&pl);
+	plan_free(&pl);
 	unlink(pin);
 	plan_of(&pl, me, PLAN_AUDIT, false);
 	pl.pin_dir = POLICY_DEFAULT_PIN_DIR;
 	CHECK(!plan_orphans(&pl) && pl.nr_orphans == 0, "removed: none");
-	plan_done(&pl);
+	plan_free(&pl);
 }
 
 /* audit of a policy file that is gone: what it left, and how to revoke it (M2). */
@@ -506,7 +491,7 @@ static void test_gone(void)
 	      "said, with how to revoke");
 	kinds = 0;
 	CHECK(plan_findings(&pl, count_orphaned, NULL) == 1, "a finding: audit's drift");
-	plan_done(&pl);
+	plan_free(&pl);
 	unlink(pin);
 
 	/* Never applied, nothing orphaned: still just missing. */
@@ -518,7 +503,7 @@ static void test_gone(void)
 	pindir_init(&pl.dir);
 	claim_policy_name(nope, pl.policy_abs);
 	CHECK(plan_policy_gone(&pl) == -ENOENT, "a policy no manifest names: -ENOENT");
-	plan_done(&pl);
+	plan_free(&pl);
 }
 
 /*
@@ -608,7 +593,7 @@ static void test_nested_own(void)
 	      "A's pin gone, A/sub kept");
 	manifest_path(a, ".json", file);
 	CHECK(access(file, F_OK) && errno == ENOENT, "A, empty but for A/sub, lost its manifest");
-	plan_done(&pl);
+	plan_free(&pl);
 
 	/* A/sub back to A: A/sub_staging, its own, is no other policy's. */
 	CHECK(fake_pin(ps), "a pin in A/sub");
@@ -621,7 +606,7 @@ static void test_nested_own(void)
 	      !pl.moved[0].err, "A/sub's pin revoked");
 	CHECK(access(ps, F_OK) && errno == ENOENT, "A/sub's pin gone");
 	CHECK(access(sub, F_OK) && access(work, F_OK), "and A/sub and its work directory with it");
-	plan_done(&pl);
+	plan_free(&pl);
 	policy_pin_dir_mine = NULL;
 }
 
@@ -642,7 +627,7 @@ static void test_changed_under_lock(void)
 	CHECK(plan_move_out(&pl) == -ESTALE && pl.policy_changed && !plan_moved_removed(&pl),
 	      "-ESTALE, policy_changed, nothing removed");
 	CHECK(!access(pa, F_OK), "A's pin stays");
-	plan_done(&pl);
+	plan_free(&pl);
 	unlink(pa);
 }
 
@@ -664,8 +649,7 @@ static void test_claimed_before_lock(void)
 	forget_msgs();
 	CHECK(plan_claim_locked(&pl) == -EBUSY && said("l2-q.conf (its manifest)"),
 	      "under the lock: refused");
-	pindir_close(&pl.dir);
-	plan_done(&pl);
+	plan_free(&pl);
 	pl.force = true;
 	CHECK(!plan_claim_locked(&pl), "--force: not asked again");
 	unlink(pin);
@@ -690,7 +674,7 @@ static void test_no_work_dir(void)
 	      "A's pin revoked");
 	CHECK(access(pa, F_OK) && errno == ENOENT, "and gone");
 	CHECK(!access(work, F_OK), "under the lock of a work directory it made");
-	plan_done(&pl);
+	plan_free(&pl);
 }
 
 int main(void)
