@@ -63,7 +63,7 @@ static int manifest_dir_ok(void)
 
 	if (lstat(manifest_dir, &st))
 		return -errno;
-	if (S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 077))
+	if (manifest_dir_ours(&st))
 		return 0;
 	warn("%s: not a directory of uid %u's with mode 0700; its manifests are not read",
 	     manifest_dir, (unsigned int)geteuid());

@@ -52,6 +52,12 @@ void manifest_legacy_path(const char *pin_dir, const char *suffix, char out[PATH
 	snprintf(out + n, PATH_MAX - n, "%s", suffix);
 }
 
+bool manifest_dir_ours(const struct stat *st)
+{
+	return S_ISDIR(st->st_mode) && st->st_uid == geteuid() &&
+	       !(st->st_mode & 077);
+}
+
 int mkdir_manifest_dir(void)
 {
 	struct stat st;
@@ -63,7 +69,7 @@ int mkdir_manifest_dir(void)
 	 */
 	if (lstat(manifest_dir, &st))
 		return -errno;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
+	if (!manifest_dir_ours(&st)) {
 		err("%s: not a directory of uid %u's with mode 0700 (%s, uid %u, mode %04o); refusing to keep records in it",
 		    manifest_dir, (unsigned int)geteuid(),
 		    S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ?

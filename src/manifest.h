@@ -10,6 +10,8 @@
 #define FSITER_MANIFEST_H
 
 #include <limits.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <linux/bpf.h>
 #include <linux/types.h>
 #include <json-c/json.h>
@@ -60,6 +62,10 @@ void manifest_legacy_path(const char *pin_dir, const char *suffix, char out[PATH
  * -EPERM (reported). 0 or -errno.
  */
 int mkdir_manifest_dir(void);
+/* Is ST (an lstat() of manifest_dir) a directory of this user's that no
+ * one else may change: not a link, 0700 or less?
+ */
+bool manifest_dir_ours(const struct stat *st);
 /* Record the N pins RECS of PIN_DIR, from POLICY (named as
  * claim_policy_name() names it: the pin directory is that policy's,
  * claim.h), in PIN_DIR's manifest. 0 or -errno (reported).
