@@ -135,30 +135,6 @@ static const char *id_name(bool is_group, id_t id)
 	return pw ? pw->pw_name : NULL;
 }
 
-/* Does the ACL text of E grant NAME, as a user or (IS_GROUP) a group? */
-static bool acl_names(const struct policy_entry *e, bool is_group,
-		      const char *name)
-{
-	const char *p = e->acl;
-	size_t len = strlen(name);
-
-	while (p && *p) {
-		const char *q = p + strspn(p, " \t");
-		const char *colon = strchr(q, ':');
-
-		if (colon && (is_group ? (colon - q == 1 && *q == 'g') ||
-					     (colon - q == 5 && !strncmp(q, "group", 5)) :
-					     (colon - q == 1 && *q == 'u') ||
-					     (colon - q == 4 && !strncmp(q, "user", 4))) &&
-		    !strncmp(colon + 1, name, len) && colon[1 + len] == ':')
-			return true;
-		p = strchr(q, ',');
-		if (p)
-			p++;
-	}
-	return false;
-}
-
 static bool grants_id(const struct policy_entry *e, bool is_group, id_t id)
 {
 	for (size_t i = 0; i < e->nr_grants; i++)
@@ -186,7 +162,7 @@ static bool id_foreign(const struct policy_entry *e, bool is_group,
 	if (!name)
 		return false;
 	return is_owner ? !want || strcmp(name, want) :
-			  !acl_names(e, is_group, name);
+			  !policy_acl_names(e, is_group, name);
 }
 
 int perms_ids_unclaimed(int dirfd, const char *name, const char *path,

@@ -143,6 +143,11 @@ int policy_validate(struct policy *p);
  * policy_validate() calls it.
  */
 int policy_validate_pin_dir(const struct policy *p);
+/* Does E's ACL column name NAME, as a user (u:NAME:r) or (IS_GROUP) a
+ * group, in the form a grant must have to be left unresolved?
+ */
+bool policy_acl_names(const struct policy_entry *e, bool is_group,
+		      const char *name);
 /* The same for DIR, said with LOC (NULL: none) and AS after the pin-dir
  * (" (the default)"): a pin-dir read from elsewhere (a manifest, claim.h)
  * passes the checks a policy's does.

@@ -209,6 +209,24 @@ static bool grant_text_ok(const char *tok)
 	return true;
 }
 
+bool policy_acl_names(const struct policy_entry *e, bool is_group,
+		      const char *name)
+{
+	char *text, *save = NULL, *tok;
+	size_t n = strlen(name);
+	bool found = false;
+
+	/* Without memory, no name: the caller then keeps nothing for it. */
+	if (!e->acl || !(text = strdup(e->acl)))
+		return false;
+	for (tok = strtok_r(text, ",", &save); tok && !found;
+	     tok = strtok_r(NULL, ",", &save))
+		found = grant_text_ok(tok) && tok[0] == (is_group ? 'g' : 'u') &&
+			strlen(tok) == n + 4 && !strncmp(tok + 2, name, n);
+	free(text);
+	return found;
+}
+
 /* E's ACL column into its grants. 0; -ENOENT if the only trouble is a
  * name that does not resolve; or -EINVAL (reported), -ENOMEM.
  */

@@ -104,7 +104,7 @@ int main(void)
 	 */
 	e.owner = "daemon";
 	e.group = "daemon";
-	e.acl = "u:nosuchuser:r, g:daemon:r,user:daemon:r";
+	e.acl = "u:nosuchuser:r,g:daemon:r,u:daemon:r";
 	grants[0].id = 0x40000000u;
 	CHECK(make_pin(dirfd, 1, 1, "u::r,g::r,o::-,u:1:r,g:1:r,m::r") == 0, "pin");
 	CHECK(unclaimed(dirfd, &e, &what) == 1,
