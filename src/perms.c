@@ -3,9 +3,10 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
-#include <unistd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <acl/libacl.h>
 #include "perms.h"
@@ -143,75 +144,181 @@ static bool grants_id(const struct policy_entry *e, bool is_group, id_t id)
 	return false;
 }
 
+enum held_id { HELD_NO_ONE, HELD_ENTRYS, HELD_FOREIGN };
+
 /*
- * Whether ID on the pin names someone E does not grant: E's own resolved
- * id, an id that names no one, or one that names the very user or group
- * E names (a directory service that came up since the policy was read)
- * are all E's.
+ * Whose ID on a held pin is: E's (E's own resolved id, or one that now
+ * names the very user or group E names: a directory service that came up
+ * since the policy was read), no one's (no name; an NSS error is no name
+ * either), or someone's E does not grant.
  */
-static bool id_foreign(const struct policy_entry *e, bool is_group,
-		       bool is_owner, id_t id)
+static enum held_id held_id(const struct policy_entry *e, bool is_group,
+			    bool is_owner, id_t id)
 {
 	const char *want = is_group ? e->group : e->owner;
 	const char *name;
 
 	if (is_owner ? id == (is_group ? e->gid : e->uid) :
 		       grants_id(e, is_group, id))
-		return false;
+		return HELD_ENTRYS;
 	name = id_name(is_group, id);
 	if (!name)
-		return false;
-	return is_owner ? !want || strcmp(name, want) :
-			  !policy_acl_names(e, is_group, name);
+		return HELD_NO_ONE;
+	if (is_owner ? want && !strcmp(name, want) :
+		       policy_acl_names(e, is_group, name))
+		return HELD_ENTRYS;
+	return HELD_FOREIGN;
 }
 
-int perms_ids_unclaimed(int dirfd, const char *name, const char *path,
-			const struct policy_entry *e, const char **what)
+/* Add WHAT and ID ("owner 2050", "g:2050") to DROPPED (SIZE bytes). */
+static void say_dropped(char *dropped, size_t size, const char *what, id_t id)
 {
-	acl_t acl = NULL;
-	acl_entry_t ae;
-	struct stat st;
-	int ret = 1, r;
+	size_t n = strlen(dropped);
 
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
-		return -errno;
-	/* An owner or group E leaves unresolved is root in E (uid, gid 0). */
-	if (id_foreign(e, false, true, st.st_uid)) {
-		*what = "owner";
-		return 0;
-	}
-	if (id_foreign(e, true, true, st.st_gid)) {
-		*what = "group";
-		return 0;
-	}
-	acl = acl_get_file(path, ACL_TYPE_ACCESS);
-	if (!acl)
-		return errno == ENOTSUP ? 1 : -errno;
-	for (r = acl_get_entry(acl, ACL_FIRST_ENTRY, &ae); r == 1 && ret == 1;
-	     r = acl_get_entry(acl, ACL_NEXT_ENTRY, &ae)) {
+	if (n + 1 < size)
+		snprintf(dropped + n, size - n, "%s%s%u", n ? ", " : "", what,
+			 (unsigned int)id);
+}
+
+/*
+ * The named entries of the pin's ACL HAVE that stay on a held pin, added
+ * to *KEEP (E's mode): E's, with read at most; those that name no one are
+ * left out and said in DROPPED. 1; 0 with *what = "ACL" if one names
+ * someone E does not grant; or -errno.
+ */
+static int held_acl(acl_t have, const struct policy_entry *e, acl_t *keep,
+		    char *dropped, size_t size, const char **what)
+{
+	acl_entry_t ae;
+	bool named = false;
+	int ret = 1, r, rd;
+
+	for (r = acl_get_entry(have, ACL_FIRST_ENTRY, &ae); r == 1 && ret == 1;
+	     r = acl_get_entry(have, ACL_NEXT_ENTRY, &ae)) {
+		acl_permset_t ps;
 		acl_tag_t tag;
 		id_t *q;
 
-		if (acl_get_tag_type(ae, &tag)) {
-			ret = -errno;
-			goto out;
-		}
+		if (acl_get_tag_type(ae, &tag) || acl_get_permset(ae, &ps))
+			return -errno;
 		if (tag != ACL_USER && tag != ACL_GROUP)
 			continue;
 		q = acl_get_qualifier(ae);
-		if (!q) {
-			ret = -errno;
-			goto out;
-		}
-		if (id_foreign(e, tag == ACL_GROUP, false, *q)) {
+		if (!q)
+			return -errno;
+		switch (held_id(e, tag == ACL_GROUP, false, *q)) {
+		case HELD_FOREIGN:
 			*what = "ACL";
 			ret = 0;
+			break;
+		case HELD_NO_ONE:
+			say_dropped(dropped, size, tag == ACL_GROUP ? "g:" : "u:", *q);
+			break;
+		case HELD_ENTRYS:
+			rd = acl_get_perm(ps, ACL_READ);
+			if (rd < 0)
+				ret = -errno;
+			else if (add_entry(keep, tag, *q, rd ? ACL_READ : 0))
+				ret = -errno;
+			named = true;
+			break;
 		}
 		acl_free(q);
 	}
 	if (r < 0)
+		return -errno;
+	if (ret == 1 && named && acl_calc_mask(keep))
+		return -errno;
+	return ret;
+}
+
+/*
+ * perms_held_check() and, with NARROW, perms_held_narrow(). The pin is
+ * looked at, and changed, through one O_PATH fd: stat, ACL and chown all
+ * see the same file.
+ */
+static int held(int dirfd, const char *name, const struct policy_entry *e,
+		bool narrow, const char **what, char *dropped, size_t size)
+{
+	char proc[32];
+	acl_t have = NULL, keep = NULL;
+	struct stat st;
+	uid_t uid;
+	gid_t gid;
+	int fd, ret;
+
+	dropped[0] = '\0';
+	fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		goto out;
+	}
+	ret = 0;
+	uid = st.st_uid;
+	gid = st.st_gid;
+	switch (held_id(e, false, true, uid)) {
+	case HELD_FOREIGN:
+		*what = "owner";
+		goto out;
+	case HELD_NO_ONE:
+		say_dropped(dropped, size, "owner ", uid);
+		uid = 0;
+		break;
+	case HELD_ENTRYS:
+		break;
+	}
+	switch (held_id(e, true, true, gid)) {
+	case HELD_FOREIGN:
+		*what = "group";
+		goto out;
+	case HELD_NO_ONE:
+		say_dropped(dropped, size, "group ", gid);
+		gid = 0;
+		break;
+	case HELD_ENTRYS:
+		break;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	have = acl_get_file(proc, ACL_TYPE_ACCESS);
+	if (have) {
+		keep = acl_from_mode(e->mode);
+		ret = keep ? held_acl(have, e, &keep, dropped, size, what) : -errno;
+	} else {
+		/* A bpffs without ACLs: the mode is all there is. */
+		ret = errno == EOPNOTSUPP ? 1 : -errno;
+	}
+	if (ret != 1 || !narrow)
+		goto out;
+	/*
+	 * Root's first, so that an owner who names no one (a process of a
+	 * deleted user, still running) cannot chmod it back; then E's mode
+	 * and the ACL entries that stay.
+	 */
+	if ((uid != st.st_uid || gid != st.st_gid) &&
+	    fchownat(fd, "", uid, gid, AT_EMPTY_PATH))
+		ret = -errno;
+	else if (keep ? acl_set_file(proc, ACL_TYPE_ACCESS, keep) :
+			chmod(proc, e->mode))
 		ret = -errno;
 out:
-	acl_free(acl);
+	acl_free(keep);
+	acl_free(have);
+	close(fd);
 	return ret;
+}
+
+int perms_held_check(int dirfd, const char *name, const struct policy_entry *e,
+		     const char **what)
+{
+	char dropped[PERMS_DROPPED_MAX];
+
+	return held(dirfd, name, e, false, what, dropped, sizeof(dropped));
+}
+
+int perms_held_narrow(int dirfd, const char *name, const struct policy_entry *e,
+		      const char **what, char *dropped, size_t size)
+{
+	return held(dirfd, name, e, true, what, dropped, size);
 }

@@ -30,14 +30,26 @@ int perms_diff(int dirfd, const char *name, const char *path,
 int perms_match(int dirfd, const char *name, const char *path,
 		const struct policy_entry *e, const char **what);
 /*
- * For a pin held while a user or group of E does not resolve: does every
- * id on it (owner, group, named ACL entries) either stand for E's own
- * resolved id, or name no one now? A deleted user's uid that a new user
- * has been given must not carry the old grant over. 1; 0 with *what
- * naming the first id that names someone E does not grant ("owner",
- * "group", "ACL"); or -errno. An id NSS cannot answer for counts as no
- * one's: the hold is for a directory service that is not there yet.
+ * A pin held while a user or group of E does not resolve (fsiter-pin(8),
+ * ENTRIES THAT FAIL) keeps only the ids on it that are E's: E's own
+ * resolved ids, and those that now name the very user or group E names
+ * (a directory service that came up since the policy was read).
+ *
+ * perms_held_check(): may it be held at all? 1; 0 with *what naming the
+ * first id that names someone E does not grant ("owner", "group",
+ * "ACL"): a deleted user's uid that a new user has been given must not
+ * carry the old grant over; or -errno.
+ *
+ * perms_held_narrow(): the same, and on 1 the pin is made to keep E's
+ * ids only: an owner or group that names no one becomes root, the ACL
+ * entries that name no one go (an NSS error is no name), and the mode,
+ * mask and other are E's again. So no id on a held pin can be given to
+ * a new user between two applies. DROPPED (SIZE bytes; PERMS_DROPPED_MAX
+ * is plenty for a message) lists what went ("owner 2050, u:2050").
  */
-int perms_ids_unclaimed(int dirfd, const char *name, const char *path,
-			const struct policy_entry *e, const char **what);
+#define PERMS_DROPPED_MAX	256
+int perms_held_check(int dirfd, const char *name, const struct policy_entry *e,
+		     const char **what);
+int perms_held_narrow(int dirfd, const char *name, const struct policy_entry *e,
+		      const char **what, char *dropped, size_t size);
 #endif

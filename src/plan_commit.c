@@ -104,6 +104,46 @@ static int keep_failed(struct plan *pl, struct plan_item *it, int error)
 	return stage_failed(pl, it, ret == -EBADF ? error : ret);
 }
 
+/*
+ * Each held item whose user or group does not resolve: take the ids that
+ * name no one off its pin now, under the lock, whether or not a next
+ * generation is made (perms_held_narrow()). The pin is the one readers
+ * open, so this only ever takes access away, even if the apply fails
+ * later. An item whose pin cannot be narrowed (said) fails, and its pin
+ * goes with the old directory.
+ */
+static void narrow_held(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nr_items; i++) {
+		struct plan_item *it = &pl->items[i];
+		const struct policy_entry *e = it->entry;
+		char dropped[PERMS_DROPPED_MAX];
+		const char *what;
+		int r;
+
+		if (!it->held || !e->unresolved)
+			continue;
+		r = perms_held_narrow(pl->dir.cur_fd, e->name, e, &what, dropped,
+				      sizeof(dropped));
+		if (r == 1) {
+			if (dropped[0])
+				warn("%s: its last pin is kept without %s (ids that name no one now; an owner or group becomes root)",
+				     ESC(e->name), dropped);
+			continue;
+		}
+		if (r == 0)
+			err_at(&e->loc, "'%s': its last pin is not kept: its %s names a user or group the entry does not grant",
+			       ESC(e->name), what);
+		else
+			err_at(&e->loc, "'%s': its last pin is not kept: cannot set its owner and ACL: %s",
+			       ESC(e->name), strerror(-r));
+		it->held = false;
+		it->holdable = false;
+		it->action = PLAN_FAIL;
+		it->err = r ?: -EPERM;
+	}
+}
+
 /* Fill the next generation of the pin directory. An entry that cannot be
  * staged fails alone; 0, or -errno if the next directory itself failed.
  */
@@ -180,6 +220,7 @@ int plan_commit(struct plan *pl)
 {
 	int ret;
 
+	narrow_held(pl);
 	if (plan_has_changes(pl)) {
 		ret = gen_begin(&pl->dir);
 		if (ret)

@@ -210,7 +210,7 @@ static bool may_hold(struct plan *pl, struct plan_item *it, json_object *manifes
 	if (!e->unresolved)
 		return perms_match(pl->dir.cur_fd, e->name, path, e, &what) == 1;
 	/* Not for a user who got a deleted one's id since (docs/security.md). */
-	r = perms_ids_unclaimed(pl->dir.cur_fd, e->name, path, e, &what);
+	r = perms_held_check(pl->dir.cur_fd, e->name, e, &what);
 	if (r == 0)
 		err_at(&e->loc, "'%s': its last pin is not kept: its %s names a user or group the entry does not grant",
 		       ESC(e->name), what);

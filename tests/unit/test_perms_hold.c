@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perms_ids_unclaimed(): a pin held while a user or group of its entry
- * does not resolve keeps its ids only while they name no one else. A
- * deleted user's uid that a new user was given must not carry the grant:
- * here uid and gid 1 (daemon, on every Debian system) stand for the new
- * user, and 54321 for a uid that names no one. Needs root (chown) and a
- * /tmp with ACLs; skipped otherwise.
+ * perms_held_check() and perms_held_narrow(): a pin held while a user or
+ * group of its entry does not resolve is kept only while no id on it
+ * names someone else, and then keeps only the entry's ids. A deleted
+ * user's uid that a new user was given must not carry the grant, whether
+ * the uid is given before the next apply or after it: here uid and gid 1
+ * (daemon, on every Debian system) stand for the new user, and 54321 for
+ * a uid that names no one. Needs root (chown) and a /tmp with ACLs;
+ * skipped otherwise.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/acl.h>
+#include <acl/libacl.h>
 #include <sys/stat.h>
 #include "perms.h"
 #include "check.h"
@@ -46,11 +50,35 @@ static int make_pin(int dirfd, uid_t uid, gid_t gid, const char *acl_text)
 
 static int unclaimed(int dirfd, const struct policy_entry *e, const char **what)
 {
+	*what = "";
+	return perms_held_check(dirfd, "p", e, what);
+}
+
+static char dropped[PERMS_DROPPED_MAX];
+
+static int narrow(int dirfd, const struct policy_entry *e, const char **what)
+{
+	*what = "";
+	return perms_held_narrow(dirfd, "p", e, what, dropped, sizeof(dropped));
+}
+
+/* Is the pin owned UID:GID, with exactly the ACL (short text) WANT? */
+static bool pin_is(int dirfd, uid_t uid, gid_t gid, const char *want)
+{
 	char path[sizeof(dir) + 2];
+	struct stat st;
+	acl_t acl, w;
+	bool same;
 
 	snprintf(path, sizeof(path), "%s/p", dir);
-	*what = "";
-	return perms_ids_unclaimed(dirfd, "p", path, e, what);
+	if (fstatat(dirfd, "p", &st, 0) || st.st_uid != uid || st.st_gid != gid)
+		return false;
+	acl = acl_get_file(path, ACL_TYPE_ACCESS);
+	w = acl_from_text(want);
+	same = acl && w && acl_cmp(acl, w) == 0;
+	acl_free(acl);
+	acl_free(w);
+	return same;
 }
 
 int main(void)
@@ -112,6 +140,39 @@ int main(void)
 	e.acl = "u:nosuchuser:r,u:daemonx:r";
 	CHECK(unclaimed(dirfd, &e, &what) == 0 && !strcmp(what, "ACL"),
 	      "a name that only starts like the entry's: not held (%s)", what);
+
+	/*
+	 * Narrowed: what names no one goes (an owner or group becomes root),
+	 * the entry's ids stay with read at most, mode, mask and other are
+	 * the entry's again.
+	 */
+	e.owner = "nosuchuser";
+	e.group = NULL;
+	e.acl = "u:nosuchuser:r,u:daemon:r";
+	e.mode = 0440;
+	CHECK(make_pin(dirfd, FREE_ID, FREE_ID,
+		       "u::rw,g::r,o::r,u:54321:r,g:54321:r,u:1:rw,m::rw") == 0, "pin");
+	CHECK(narrow(dirfd, &e, &what) == 1, "narrowed (%s)", what);
+	CHECK(pin_is(dirfd, 0, 0, "u::r,g::r,o::-,u:1:r,m::r"),
+	      "only root, the entry's mode and the entry's reader are left");
+	CHECK(!strcmp(dropped, "owner 54321, group 54321, u:54321, g:54321"),
+	      "and what went is said (%s)", dropped);
+	/* Without a named reader left: the mode alone. */
+	e.acl = "u:nosuchuser:r";
+	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:54321:r,m::r") == 0, "pin");
+	CHECK(narrow(dirfd, &e, &what) == 1, "narrowed");
+	CHECK(pin_is(dirfd, 0, 0, "u::r,g::r,o::-"), "nothing named is left");
+	/* A uid that names someone: not held, and nothing is changed. */
+	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:54321:r,g:1:r,m::r") == 0, "pin");
+	CHECK(narrow(dirfd, &e, &what) == 0 && !strcmp(what, "ACL"),
+	      "a gid that names a group: not narrowed but refused (%s)", what);
+	CHECK(pin_is(dirfd, 0, 0, "u::r,g::r,o::-,u:54321:r,g:1:r,m::r"),
+	      "and the pin is as it was");
+	CHECK(make_pin(dirfd, 1, 0, "u::r,g::r,o::-,u:54321:r,m::r") == 0, "pin");
+	CHECK(narrow(dirfd, &e, &what) == 0 && !strcmp(what, "owner"),
+	      "an owner that names a user: refused (%s)", what);
+	CHECK(pin_is(dirfd, 1, 0, "u::r,g::r,o::-,u:54321:r,m::r"),
+	      "and the pin is as it was");
 	unlinkat(dirfd, "p", 0);
 	close(dirfd);
 	rmdir(dir);

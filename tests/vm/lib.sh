@@ -79,6 +79,9 @@ check() {
 	if "$@"; then pass "$name"; else fail "$name (command: $*)"; fi
 }
 
+# not CMD...: succeeds when CMD fails (check NAME not CMD...).
+not() { ! "$@"; }
+
 # check_eq NAME ACTUAL EXPECTED
 check_eq() {
 	if [[ "$2" == "$3" ]]; then pass "$1 ($2)"; else fail "$1: got '$2', want '$3'"; fi
