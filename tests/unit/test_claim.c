@@ -649,9 +649,9 @@ static void test_claimed_before_lock(void)
 	forget_msgs();
 	CHECK(plan_claim_locked(&pl) == -EBUSY && said("l2-q.conf (its manifest)"),
 	      "under the lock: refused");
-	plan_free(&pl);
 	pl.force = true;
 	CHECK(!plan_claim_locked(&pl), "--force: not asked again");
+	plan_free(&pl);
 	unlink(pin);
 }
 
