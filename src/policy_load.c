@@ -102,6 +102,37 @@ static int check_holder(int fd, const char *path)
 }
 
 /*
+ * FD is NAME in DFD, opened O_PATH, and ST says it is a regular file: make
+ * FD that file opened for reading. Through /proc/self/fd, so that nothing
+ * else is opened: a name swapped for a device since would have that
+ * device's open() run (a tape rewinds). Without /proc, NAME opened again
+ * must be the same file. 0 or -errno.
+ */
+static int reopen_read(int *fd, int dfd, const char *name, const struct stat *st)
+{
+	const int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+	char proc[32];
+	struct stat now;
+	int nfd;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", *fd);
+	nfd = open(proc, flags);
+	if (nfd < 0 && errno == ENOENT) {
+		nfd = openat(dfd, name, flags);
+		if (nfd >= 0 && (fstat(nfd, &now) || now.st_dev != st->st_dev ||
+				 now.st_ino != st->st_ino)) {
+			close(nfd);
+			return -ESTALE;
+		}
+	}
+	if (nfd < 0)
+		return -errno;
+	close(*fd);
+	*fd = nfd;
+	return 0;
+}
+
+/*
  * Read NAME in DFD (PATH in messages) into *BUF. A drop-in (DROPIN) that
  * is /dev/null is masked: returns 1. 0, or a negative errno after saying
  * why.
@@ -115,7 +146,8 @@ static int read_policy(int dfd, const char *name, const char *path,
 	char *b = NULL;
 	int fd = -1, ret;
 
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* Looked at before it is opened: a device or FIFO never is. */
+	fd = openat(dfd, name, O_PATH | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
 		err("%s: %s", ESC(path), strerror(-ret));
@@ -137,6 +169,11 @@ static int read_policy(int dfd, const char *name, const char *path,
 		ret = check_holder(fd, path);
 	if (ret)
 		goto out;
+	ret = reopen_read(&fd, dfd, name, &st);
+	if (ret) {
+		err("%s: %s", ESC(path), strerror(-ret));
+		goto out;
+	}
 	if (st.st_size > POLICY_FILE_MAX) {
 		ret = -EFBIG;
 		err("%s: %s", ESC(path), strerror(EFBIG));

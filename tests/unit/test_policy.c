@@ -6,10 +6,14 @@
  * root (0), nobody (65534), and the groups root and nogroup.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "policy.h"
 
@@ -676,6 +680,38 @@ static void test_nested(void)
 		printf("cannot remove %s\n", top);
 }
 
+/*
+ * A drop-in that is a FIFO is refused without being opened: a writer
+ * waiting for a reader stays waiting. (A device's open() has effects of
+ * its own: a tape rewinds.)
+ */
+static void fifo_never_opened(struct policy *p, const char *d, const char *dd)
+{
+	char fifo[PATH_MAX];
+	int ret, status;
+	pid_t writer;
+
+	snprintf(fifo, sizeof(fifo), "%s/45-fifo.conf", dd);
+	CHECK(!mkfifo(fifo, 0644), "mkfifo");
+	writer = fork();
+	if (writer == 0) {
+		int fd = open(fifo, O_WRONLY);	/* waits for a reader */
+
+		_exit(fd < 0 ? 2 : 0);
+	}
+	usleep(200 * 1000);
+	ret = load(p, d, "p.conf");
+	CHECK(ret == -EINVAL && strstr(msgs, "p.d/45-fifo.conf: not a regular file"),
+	      "a FIFO is refused: %s", msgs);
+	policy_free(p);
+	usleep(200 * 1000);
+	CHECK(waitpid(writer, &status, WNOHANG) == 0,
+	      "and was never opened: its writer still waits");
+	kill(writer, SIGKILL);
+	waitpid(writer, &status, 0);
+	unlink(fifo);
+}
+
 /* Drop-ins: byte order, /dev/null masks, and nobody else may write. */
 static void test_load(void)
 {
@@ -731,6 +767,7 @@ static void test_load(void)
 	      "another device is refused: %s", msgs);
 	policy_free(&p);
 	unlink(link);
+	fifo_never_opened(&p, d, dd);
 
 	/* Writable by others: the file, its directory, the drop-in directory */
 	put(d, "p.conf", "inode a /etc/passwd\n", 0664);
