@@ -16,7 +16,8 @@
 #          concurrent readers, and the million-inode suite
 # --debug  also builds the debug kernels (kernel/config/debug.config:
 #          KASAN, kmemleak) and runs the kernel suite, a minute of
-#          concurrent readers and the two whole-filesystem suites on each;
+#          concurrent readers and the two whole-filesystem suites on each,
+#          the two kernels at once, after the rest;
 #          under TCG that takes about three times as long, so CI does not
 #
 # Two lanes run at once, one per kernel: a VM under TCG keeps about one
@@ -315,26 +316,33 @@ if ((full)); then
 	done
 fi
 
+# debug_lane VER: the debug kernel of VER and its suites. The two lanes
+# run at once, a VM each (the kernel builds take turns: build.sh builds
+# one at a time, so 6.1 builds while 6.12's suites run).
+debug_lane() {
+	local v=$1 var=dkdir${1//./} dk
+	kbuild "kernel $v: debug build (cached if built)" "$var" \
+		kernel/build.sh --kernel "$v" --debug || return
+	dk=$(kdir "$var")
+	step "[$v] kernel tests on the KASAN/kmemleak kernel" vm \
+		--kernel-dir "$dk" --append 'memmap=64M!1G' \
+		--timeout 5400 --mem 6144 --disk 4G -- \
+		tests/vm/kernel-tests.sh "$build"
+	step "[$v] a minute of concurrent readers on the KASAN/kmemleak kernel" \
+		vm --kernel-dir "$dk" --timeout 2400 --mem 6144 -- \
+		tests/vm/stress-tests.sh "$build" 60
+	step "[$v] whole-filesystem views (fs_sb) on the KASAN/kmemleak kernel" \
+		vm --kernel-dir "$dk" --timeout 2700 --mem 6144 -- \
+		tests/vm/sb-tests.sh "$build"
+	step "[$v] whole-filesystem views under load on the KASAN/kmemleak kernel" \
+		vm --kernel-dir "$dk" --timeout 4800 --mem 6144 -- \
+		tests/vm/sb-stress-tests.sh "$build"
+}
+
 if ((debug)); then
-	for v in 6.1 6.12; do
-		kbuild "kernel $v: debug build (cached if built)" dkdir \
-			kernel/build.sh --kernel "$v" --debug ||
-			continue
-		dk=$(kdir dkdir)
-		step "[$v] kernel tests on the KASAN/kmemleak kernel" vm \
-			--kernel-dir "$dk" --append 'memmap=64M!1G' \
-			--timeout 5400 --mem 6144 --disk 4G -- \
-			tests/vm/kernel-tests.sh "$build"
-		step "[$v] a minute of concurrent readers on the KASAN/kmemleak kernel" \
-			vm --kernel-dir "$dk" --timeout 2400 --mem 6144 -- \
-			tests/vm/stress-tests.sh "$build" 60
-		step "[$v] whole-filesystem views (fs_sb) on the KASAN/kmemleak kernel" \
-			vm --kernel-dir "$dk" --timeout 2700 --mem 6144 -- \
-			tests/vm/sb-tests.sh "$build"
-		step "[$v] whole-filesystem views under load on the KASAN/kmemleak kernel" \
-			vm --kernel-dir "$dk" --timeout 4800 --mem 6144 -- \
-			tests/vm/sb-stress-tests.sh "$build"
-	done
+	debug_lane 6.12 &
+	debug_lane 6.1 &
+	wait
 fi
 
 tests/step-times.sh "$runlog/steps.tsv" docs/testing.md $((SECONDS - t_start))
