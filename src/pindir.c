@@ -35,6 +35,7 @@ void pindir_init(struct pin_dir *d)
 	d->work_fd = -1;
 	d->cur_fd = -1;
 	d->new_fd = -1;
+	d->mode = PINDIR_MODE;
 }
 
 /*
@@ -461,7 +462,7 @@ int gen_commit(struct pin_dir *d)
 	/* Still out of reach in the work directory: open it up for the
 	 * readers the pins' own modes let in.
 	 */
-	ret = set_dir_mode(d->new_fd, d->new_path, PINDIR_MODE);
+	ret = set_dir_mode(d->new_fd, d->new_path, d->mode);
 	if (!ret && d->nr_carry) {
 		moved = move_carried(d, d->nr_carry, d->cur_fd, d->new_fd);
 		if (moved < d->nr_carry)
@@ -550,7 +551,7 @@ int pindir_check(struct pin_dir *d, char *what, size_t size)
 		snprintf(what, size, "%s ACL entries", extra == 1 ? "access" : "default");
 		return 0;
 	}
-	if ((st.st_mode & 07777) != PINDIR_MODE) {
+	if ((st.st_mode & 07777) != d->mode) {
 		snprintf(what, size, "mode %04o", (unsigned int)(st.st_mode & 07777));
 		return 0;
 	}
@@ -559,5 +560,5 @@ int pindir_check(struct pin_dir *d, char *what, size_t size)
 
 int pindir_restore(struct pin_dir *d)
 {
-	return d->cur_fd < 0 ? 0 : set_dir_mode(d->cur_fd, d->path, PINDIR_MODE);
+	return d->cur_fd < 0 ? 0 : set_dir_mode(d->cur_fd, d->path, d->mode);
 }

@@ -36,6 +36,7 @@ struct pin_dir {
 	int cur_fd;		/* PIN_DIR, -1 if it does not exist */
 	char new_path[PATH_MAX];
 	int new_fd;		/* the next PIN_DIR, in the work dir; -1 */
+	mode_t mode;		/* PIN_DIR's: PINDIR_MODE, or the policy's */
 	bool made_parent;	/* pindir_open() created PATH's parent */
 	bool made_work;		/* pindir_open() created the work directory */
 	/* Directories gen_carry() moves over at the switch (not owned). */
@@ -44,10 +45,13 @@ struct pin_dir {
 };
 
 
-/* PIN_DIR's mode: readers search it for the names they were told, and
- * list nothing.
+/*
+ * PIN_DIR's mode unless the policy says (set pin-dir-mode): whoever may
+ * search it lists the names, so that `cat PIN_DIR/\*` works; each pin's
+ * own owner, mode and ACL decide who reads it. 0711 hides the names:
+ * readers open the names they were told.
  */
-#define PINDIR_MODE	0711
+#define PINDIR_MODE	0755
 
 /* DIR/NAME into OUT; -ENAMETOOLONG if it does not fit. */
 int path_join(char out[PATH_MAX], const char *dir, const char *name);
@@ -71,11 +75,11 @@ void pindir_free_names(char **names, size_t n);
 /* Unpin NAME from PIN_DIR. 0 or -errno. */
 int pin_remove(struct pin_dir *d, const char *name);
 
-/* Is PIN_DIR root's, PINDIR_MODE, without ACL entries (or absent)? 1; 0
- * with WHAT saying what differs; or -errno.
+/* Is PIN_DIR root's, its mode (d->mode), without ACL entries (or absent)?
+ * 1; 0 with WHAT saying what differs; or -errno.
  */
 int pindir_check(struct pin_dir *d, char *what, size_t size);
-/* Make PIN_DIR root's, PINDIR_MODE, without ACL entries. 0 or -errno. */
+/* Make PIN_DIR root's, its mode, without ACL entries. 0 or -errno. */
 int pindir_restore(struct pin_dir *d);
 
 /* Make the next PIN_DIR in the work directory: empty, root's, no ACL. */

@@ -421,6 +421,8 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	if (ret && !(loaded && mode != PLAN_AUDIT && ret != -ENOMEM && pin_dir_refused(p)))
 		return ret;
 	pl->pin_dir = p->pin_dir ?: POLICY_DEFAULT_PIN_DIR;
+	if (p->pin_dir_mode)
+		pl->dir.mode = p->pin_dir_mode;
 	/* Another policy's pins: refused before anything is changed. */
 	refused = ret;
 	if (mode != PLAN_AUDIT && !refused)

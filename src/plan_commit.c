@@ -239,7 +239,7 @@ int plan_commit(struct plan *pl)
 		gen_abort(&pl->dir);
 		if (pl->dir_drift[0] && !pindir_restore(&pl->dir))
 			outf("restored %s: root's, mode %04o, no ACL entries (it had %s)\n",
-			     ESC(pl->pin_dir), PINDIR_MODE, pl->dir_drift);
+			     ESC(pl->pin_dir), (unsigned int)pl->dir.mode, pl->dir_drift);
 		else if (pl->dir_drift[0])
 			warn("%s: cannot restore its mode (%s)", pl->pin_dir, pl->dir_drift);
 		plan_print(pl, false);
@@ -250,6 +250,10 @@ int plan_commit(struct plan *pl)
 	ret = gen_commit(&pl->dir);
 	if (ret)
 		return ret;
+	/* The new PIN_DIR was made root's, its mode, no ACL entries. */
+	if (pl->dir_drift[0])
+		outf("restored %s: root's, mode %04o, no ACL entries (it had %s)\n",
+		     ESC(pl->pin_dir), (unsigned int)pl->dir.mode, pl->dir_drift);
 	record(pl);
 	plan_print(pl, false);
 	return 0;

@@ -301,7 +301,7 @@ int plan_compare(struct plan *pl)
 	size_t n = 0;
 	int ret;
 
-	/* PIN_DIR itself: root's, 0711, no ACL entries. */
+	/* PIN_DIR itself: root's, its mode, no ACL entries. */
 	if (pindir_check(&pl->dir, pl->dir_drift, sizeof(pl->dir_drift)) != 0)
 		pl->dir_drift[0] = '\0';
 	ret = pindir_names(&pl->dir, &names, &n);

@@ -189,7 +189,7 @@ size_t plan_findings(const struct plan *pl, finding_fn fn, void *arg)
 	if (pl->dir_drift[0])
 		say(&o, "pin-dir", pl->pin_dir, NULL,
 		    "%s; fsiter-pin's pin directory is root's, mode %04o, with no ACL entries (apply restores it)",
-		    pl->dir_drift, PINDIR_MODE);
+		    pl->dir_drift, (unsigned int)pl->dir.mode);
 	for (size_t i = 0; i < pl->nr_blocks; i++)
 		say(&o, "unreachable", pl->blocks[i].entry->name,
 		    &pl->blocks[i].entry->loc, "%s", pl->blocks[i].detail);

@@ -32,7 +32,7 @@ void plan_print(const struct plan *pl, bool dry_run)
 
 	if (dry_run && pl->dir_drift[0])
 		outf("would restore %s: root's, mode %04o, no ACL entries (it has %s)\n",
-		     ESC(pl->pin_dir), PINDIR_MODE, pl->dir_drift);
+		     ESC(pl->pin_dir), (unsigned int)pl->dir.mode, pl->dir_drift);
 
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		const struct plan_item *it = &pl->items[i];

@@ -168,8 +168,10 @@ static int parse_setting(struct policy *p, const struct loc *loc,
 		err_at(loc, "'set' takes a key and a value");
 		return -EINVAL;
 	}
-	if (!strcmp(f[1], "pin-dir") || !strcmp(f[1], "grant-traverse")) {
-		const struct loc *first = f[1][0] == 'p' ? &p->pin_dir_loc :
+	if (!strcmp(f[1], "pin-dir") || !strcmp(f[1], "pin-dir-mode") ||
+	    !strcmp(f[1], "grant-traverse")) {
+		const struct loc *first = !strcmp(f[1], "pin-dir") ? &p->pin_dir_loc :
+					  f[1][0] == 'p' ? &p->pin_dir_mode_loc :
 					  &p->grant_traverse_loc;
 
 		if (first->file == loc->file) {
@@ -215,7 +217,18 @@ static int parse_setting(struct policy *p, const struct loc *loc,
 		p->grant_traverse_loc = *loc;
 		return 0;
 	}
-	err_at(loc, "unknown setting '%s' (known: pin-dir, grant-traverse)", ESC(f[1]));
+	if (!strcmp(f[1], "pin-dir-mode")) {
+		if (strcmp(f[2], "0755") && strcmp(f[2], "0711")) {
+			err_at(loc, "pin-dir-mode '%s': expected 0755 (users list the pin names) or 0711 (names hidden)",
+			       ESC(f[2]));
+			return -EINVAL;
+		}
+		p->pin_dir_mode = f[2][2] == '5' ? 0755 : 0711;
+		p->pin_dir_mode_loc = *loc;
+		return 0;
+	}
+	err_at(loc, "unknown setting '%s' (known: pin-dir, pin-dir-mode, grant-traverse)",
+	       ESC(f[1]));
 	return -EINVAL;
 }
 

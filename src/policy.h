@@ -81,6 +81,11 @@ enum grant_traverse { GRANT_TRAVERSE_NO, GRANT_TRAVERSE_YES, GRANT_TRAVERSE_OTHE
 struct policy {
 	char *pin_dir;
 	struct loc pin_dir_loc;
+	/* set pin-dir-mode: 0755 (the default: whoever may search the pin
+	 * directory lists its names) or 0711 (names hidden); 0 if not set.
+	 */
+	mode_t pin_dir_mode;
+	struct loc pin_dir_mode_loc;
 	enum grant_traverse grant_traverse;
 	struct loc grant_traverse_loc;	/* .file NULL: not set */
 	struct policy_entry *entries;

@@ -121,6 +121,8 @@ static void check_parsed(const struct policy *p)
 
 	if (p->pin_dir && policy_pin_dir_error(p->pin_dir))
 		BROKEN("pin-dir '%s': %s", p->pin_dir, policy_pin_dir_error(p->pin_dir));
+	if (p->pin_dir_mode && p->pin_dir_mode != 0755 && p->pin_dir_mode != 0711)
+		BROKEN("pin-dir-mode %04o", (unsigned int)p->pin_dir_mode);
 	v = calloc(n ?: 1, sizeof(*v));
 	if (!v)
 		abort();

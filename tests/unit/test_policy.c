@@ -311,6 +311,9 @@ static void test_bad_fields(void)
 	bad("set grant-traverse no\nset pin-dir /sys/fs/bpf/a\nset grant-traverse yes\n", "t.conf:3: 'set grant-traverse' given twice (first at line 1)");
 	bad("set grant-traverse maybe", "expected 'yes', 'others' or 'no'");
 	bad("set colour blue", "unknown setting 'colour'");
+	bad("set pin-dir-mode 0700", "t.conf:1: pin-dir-mode '0700': expected 0755 (users list the pin names) or 0711 (names hidden)");
+	bad("set pin-dir-mode 755", "pin-dir-mode '755': expected 0755");
+	bad("set pin-dir-mode 0711\nset pin-dir-mode 0711\n", "t.conf:2: 'set pin-dir-mode' given twice (first at line 1)");
 	bad("set pin-dir", "'set' takes a key and a value");
 	bad(" inode x /a\n inode x /b\n", "t.conf:2: duplicate name 'x' (first at line 1)");
 }
@@ -431,6 +434,11 @@ static void test_dropin_override(void)
 	ret = run(&p, "policy.d/15-z.conf", "set pin-dir /sys/fs/bpf/z\nset grant-traverse yes\n", 0);
 	CHECK(ret == 0 && !strcmp(p.pin_dir, "/sys/fs/bpf/z") && p.grant_traverse,
 	      "settings of a drop-in replace the earlier ones: %d", ret);
+	CHECK(p.pin_dir_mode == 0, "pin-dir-mode: not set");
+	ret = run(&p, "policy.d/15-y.conf", "set pin-dir-mode 0711\n", 0);
+	CHECK(ret == 0 && p.pin_dir_mode == 0711, "pin-dir-mode 0711: %d", ret);
+	ret = run(&p, "policy.d/15-yy.conf", "set pin-dir-mode 0755\n", 0);
+	CHECK(ret == 0 && p.pin_dir_mode == 0755, "a drop-in's pin-dir-mode replaces it: %d", ret);
 	ret = run(&p, "policy.d/16-y.conf", "set grant-traverse others\n", 0);
 	CHECK(ret == 0 && p.grant_traverse == GRANT_TRAVERSE_OTHERS,
 	      "grant-traverse others");

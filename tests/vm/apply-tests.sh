@@ -332,12 +332,23 @@ test_foreign() {
 }
 
 test_pin_dir_mode() {
-	echo "== the pin directory: root's 0711; audit notices a change, apply restores it"
-	fresh pm "cache pm-a /etc/passwd 0444"
-	check_eq "0711" "$(stat -c '%a %U' $pins)" "711 root"
-	check "fsb may not list it" bash -c "! setpriv --reuid=fsb --regid=fsb --init-groups ls $pins"
-	check "but reads the pin" reads fsb $pins/pm-a
-	chmod 0755 $pins && setfacl -m u:fsb:rwx $pins
+	echo "== the pin directory: root's 0755, or 0711 by the policy; audit notices a change, apply restores it"
+	fresh pm "cache pm-a /etc/passwd 0444
+cache pm-fsa /etc/group 0440 root fsreaders
+cache pm-root /etc/hosts 0400"
+	check_eq "0755 by default" "$(stat -c '%a %U' $pins)" "755 root"
+	check_eq "fsb lists the names" "$(as fsb ls $pins | tr '\n' ' ')" "pm-a pm-fsa pm-root "
+	# What the mission promises a user: cat of every pin, the ones they
+	# may read printed, a refusal for each other.
+	out=$(cd / && as fsb bash -c "cat $pins/*" 2>&1); rc=$?
+	echo "$out"
+	check_eq "cat $pins/* as fsb: some refused" "$rc" 1
+	check "prints the pin fsb may read" has "^withheld page-cache state\\|^cached "
+	check "refuses pm-fsa" has "cat: $pins/pm-fsa: Permission denied"
+	check "refuses pm-root" has "cat: $pins/pm-root: Permission denied"
+	check_eq "and nothing else is refused" "$(grep -c 'Permission denied' <<<"$out")" 2
+	check "fsa reads its group's pin" reads fsa $pins/pm-fsa
+	chmod 0711 $pins && setfacl -m u:fsb:rwx $pins
 	out=$("$tool" audit $t/pm.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "audit: drift" "$rc" 1
@@ -345,11 +356,27 @@ test_pin_dir_mode() {
 	out=$("$tool" apply $t/pm.conf 2>&1); rc=$?
 	echo "$out"
 	check_eq "apply with nothing else to do" "$rc" 0
-	check "says it restored it" has "^restored $pins: root's, mode 0711, no ACL entries"
-	check_eq "0711 again" "$(stat -c '%a %U' $pins)" "711 root"
+	check "says it restored it" has "^restored $pins: root's, mode 0755, no ACL entries"
+	check_eq "0755 again" "$(stat -c '%a %U' $pins)" "755 root"
 	check "no ACL entries" bash -c "! getfacl -cp $pins | grep -q '^user:fsb'"
 	out=$("$tool" audit $t/pm.conf 2>&1); rc=$?
 	check_eq "audit: clean" "$rc" 0
+	# set pin-dir-mode 0711: the names are hidden, the pins still read.
+	try pm "set grant-traverse others" "set pin-dir-mode 0711" "cache pm-a /etc/passwd 0444"
+	check_eq "apply with 0711" "$rc" 0
+	check "says it restored it to the policy's mode" has "^restored $pins: root's, mode 0711, no ACL entries"
+	check_eq "0711" "$(stat -c '%a %U' $pins)" "711 root"
+	check "fsb may not list it" not as fsb ls $pins
+	check "but reads the pin it was told" reads fsb $pins/pm-a
+	chmod 0755 $pins
+	out=$("$tool" audit $t/pm.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "audit: 0755 is drift under 0711" "$rc" 1
+	check "names the mode" has "^pin-dir  *$pins: mode 0755; fsiter-pin's pin directory is root's, mode 0711"
+	try pm "set pin-dir-mode 0700" "cache pm-a /etc/passwd 0444"
+	check_eq "another mode: refused" "$rc" 1
+	check "naming the line and the choices" has "pm.conf:1: pin-dir-mode '0700': expected 0755 (users list the pin names) or 0711 (names hidden)"
+	check_eq "nothing changed" "$(stat -c '%a %U' $pins)" "755 root"
 	"$tool" remove --all >/dev/null
 }
 
