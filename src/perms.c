@@ -136,12 +136,13 @@ static const char *id_name(bool is_group, id_t id)
 	return pw ? pw->pw_name : NULL;
 }
 
-static bool grants_id(const struct policy_entry *e, bool is_group, id_t id)
+static const struct policy_grant *grant_of(const struct policy_entry *e,
+					   bool is_group, id_t id)
 {
 	for (size_t i = 0; i < e->nr_grants; i++)
 		if (e->grants[i].is_group == is_group && e->grants[i].id == id)
-			return true;
-	return false;
+			return &e->grants[i];
+	return NULL;
 }
 
 enum held_id { HELD_NO_ONE, HELD_ENTRYS, HELD_FOREIGN };
@@ -150,22 +151,27 @@ enum held_id { HELD_NO_ONE, HELD_ENTRYS, HELD_FOREIGN };
  * Whose ID on a held pin is: E's (E's own resolved id, or one that now
  * names the very user or group E names: a directory service that came up
  * since the policy was read), no one's (no name; an NSS error is no name
- * either), or someone's E does not grant.
+ * either), or someone's E does not grant. For an ACL entry of E's, *READ
+ * says whether E grants it read (u:NAME:- is a deny, and stays one).
  */
 static enum held_id held_id(const struct policy_entry *e, bool is_group,
-			    bool is_owner, id_t id)
+			    bool is_owner, id_t id, bool *read)
 {
 	const char *want = is_group ? e->group : e->owner;
+	const struct policy_grant *g = NULL;
 	const char *name;
 
 	if (is_owner ? id == (is_group ? e->gid : e->uid) :
-		       grants_id(e, is_group, id))
+		       !!(g = grant_of(e, is_group, id))) {
+		if (g)
+			*read = g->read;
 		return HELD_ENTRYS;
+	}
 	name = id_name(is_group, id);
 	if (!name)
 		return HELD_NO_ONE;
 	if (is_owner ? want && !strcmp(name, want) :
-		       policy_acl_names(e, is_group, name))
+		       policy_acl_names(e, is_group, name, read))
 		return HELD_ENTRYS;
 	return HELD_FOREIGN;
 }
@@ -182,15 +188,15 @@ static void say_dropped(char *dropped, size_t size, const char *what, id_t id)
 
 /*
  * The named entries of the pin's ACL HAVE that stay on a held pin, added
- * to *KEEP (E's mode): E's, with read at most; those that name no one are
- * left out and said in DROPPED. 1; 0 with *what = "ACL" if one names
+ * to *KEEP (E's mode): E's, with read only where both the pin and E give
+ * it; those that name no one are left out and said in DROPPED. 1; 0 with *what = "ACL" if one names
  * someone E does not grant; or -errno.
  */
 static int held_acl(acl_t have, const struct policy_entry *e, acl_t *keep,
 		    char *dropped, size_t size, const char **what)
 {
 	acl_entry_t ae;
-	bool named = false;
+	bool named = false, granted = false;
 	int ret = 1, r, rd;
 
 	for (r = acl_get_entry(have, ACL_FIRST_ENTRY, &ae); r == 1 && ret == 1;
@@ -206,7 +212,8 @@ static int held_acl(acl_t have, const struct policy_entry *e, acl_t *keep,
 		q = acl_get_qualifier(ae);
 		if (!q)
 			return -errno;
-		switch (held_id(e, tag == ACL_GROUP, false, *q)) {
+		granted = false;
+		switch (held_id(e, tag == ACL_GROUP, false, *q, &granted)) {
 		case HELD_FOREIGN:
 			*what = "ACL";
 			ret = 0;
@@ -215,10 +222,12 @@ static int held_acl(acl_t have, const struct policy_entry *e, acl_t *keep,
 			say_dropped(dropped, size, tag == ACL_GROUP ? "g:" : "u:", *q);
 			break;
 		case HELD_ENTRYS:
+			/* Read only if both the pin and E give it. */
 			rd = acl_get_perm(ps, ACL_READ);
 			if (rd < 0)
 				ret = -errno;
-			else if (add_entry(keep, tag, *q, rd ? ACL_READ : 0))
+			else if (add_entry(keep, tag, *q,
+					   rd && granted ? ACL_READ : 0))
 				ret = -errno;
 			named = true;
 			break;
@@ -243,6 +252,7 @@ static int held(int dirfd, const char *name, const struct policy_entry *e,
 	char proc[32];
 	acl_t have = NULL, keep = NULL;
 	struct stat st;
+	mode_t mode = e->mode;
 	uid_t uid;
 	gid_t gid;
 	int fd, ret;
@@ -258,7 +268,7 @@ static int held(int dirfd, const char *name, const struct policy_entry *e,
 	ret = 0;
 	uid = st.st_uid;
 	gid = st.st_gid;
-	switch (held_id(e, false, true, uid)) {
+	switch (held_id(e, false, true, uid, NULL)) {
 	case HELD_FOREIGN:
 		*what = "owner";
 		goto out;
@@ -269,13 +279,15 @@ static int held(int dirfd, const char *name, const struct policy_entry *e,
 	case HELD_ENTRYS:
 		break;
 	}
-	switch (held_id(e, true, true, gid)) {
+	switch (held_id(e, true, true, gid, NULL)) {
 	case HELD_FOREIGN:
 		*what = "group";
 		goto out;
 	case HELD_NO_ONE:
+		/* Root's group, with none of the group bits E gave its own. */
 		say_dropped(dropped, size, "group ", gid);
 		gid = 0;
+		mode &= ~(mode_t)S_IRWXG;
 		break;
 	case HELD_ENTRYS:
 		break;
@@ -283,7 +295,7 @@ static int held(int dirfd, const char *name, const struct policy_entry *e,
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	have = acl_get_file(proc, ACL_TYPE_ACCESS);
 	if (have) {
-		keep = acl_from_mode(e->mode);
+		keep = acl_from_mode(mode);
 		ret = keep ? held_acl(have, e, &keep, dropped, size, what) : -errno;
 	} else {
 		/* A bpffs without ACLs: the mode is all there is. */
@@ -300,7 +312,7 @@ static int held(int dirfd, const char *name, const struct policy_entry *e,
 	    fchownat(fd, "", uid, gid, AT_EMPTY_PATH))
 		ret = -errno;
 	else if (keep ? acl_set_file(proc, ACL_TYPE_ACCESS, keep) :
-			chmod(proc, e->mode))
+			chmod(proc, mode))
 		ret = -errno;
 out:
 	acl_free(keep);

@@ -41,9 +41,10 @@ int perms_match(int dirfd, const char *name, const char *path,
  * carry the old grant over; or -errno.
  *
  * perms_held_narrow(): the same, and on 1 the pin is made to keep E's
- * ids only: an owner or group that names no one becomes root, the ACL
- * entries that name no one go (an NSS error is no name), and the mode,
- * mask and other are E's again. So no id on a held pin can be given to
+ * ids only: an owner that names no one becomes root, a group that names
+ * no one becomes root's with no group bits, the ACL entries that name no
+ * one go (an NSS error is no name), those that stay read only if E gives
+ * them read, and the mode, mask and other are E's again. So no id on a held pin can be given to
  * a new user between two applies. DROPPED (SIZE bytes; PERMS_DROPPED_MAX
  * is plenty for a message) lists what went ("owner 2050, u:2050").
  */

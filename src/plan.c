@@ -271,31 +271,53 @@ static void keep_extra(const struct reach_extra *x, void *arg)
  * more than the policy says), but it counts as failed: unreachable, each
  * stopped reader named. The others are not held up.
  */
+/*
+ * E does not resolve, but may keep its last good pin: the readers it
+ * still resolves need to get through (the pin keeps them). Into *COPY, E
+ * as far as it resolves: its grants hold only the resolved names, an
+ * owner that does not resolve is root (no reader), and a group that does
+ * not resolve is gid 0, whose bits go: the held pin has none for it
+ * (perms_held_narrow()).
+ */
+static const struct policy_entry *resolved_part(const struct policy_entry *e,
+						struct policy_entry *copy)
+{
+	*copy = *e;
+	if (e->group && e->gid == 0 && strcmp(e->group, "root") &&
+	    strcmp(e->group, "0"))
+		copy->mode &= ~(mode_t)S_IRWXG;
+	return copy;
+}
+
 static int check_reach(struct plan *pl)
 {
 	bool audit = pl->mode == PLAN_AUDIT;
 	const struct policy_entry **entries = NULL;
+	struct policy_entry *copies = NULL;
 	struct plan_item **items = NULL;
 	bool *stopped = NULL;
 	size_t n = 0;
 	int ret = -ENOMEM;
 
 	entries = calloc(pl->nr_items + 1, sizeof(*entries));
+	copies = calloc(pl->nr_items + 1, sizeof(*copies));
 	items = calloc(pl->nr_items + 1, sizeof(*items));
 	stopped = calloc(pl->nr_items + 1, sizeof(*stopped));
-	if (!entries || !items || !stopped)
+	if (!entries || !copies || !items || !stopped)
 		goto out;
-	/* An entry whose path is missing may keep its last good pin: its
-	 * readers still need to get through.
+	/* An entry whose path is missing, or whose users do not all
+	 * resolve, may keep its last good pin: its readers still need to
+	 * get through.
 	 */
 	for (size_t i = 0; i < pl->nr_items; i++) {
 		struct plan_item *it = &pl->items[i];
 
-		if (it->action != PLAN_SKIP && (it->action != PLAN_FAIL ||
-		    (it->holdable && !it->entry->unresolved))) {
-			items[n] = it;
-			entries[n++] = it->entry;
-		}
+		if (it->action == PLAN_SKIP ||
+		    (it->action == PLAN_FAIL && !it->holdable))
+			continue;
+		items[n] = it;
+		entries[n++] = it->entry->unresolved ?
+			       resolved_part(it->entry, &copies[i]) : it->entry;
 	}
 	ret = reach_check(entries, n, audit ? GRANT_TRAVERSE_NO : pl->policy.grant_traverse,
 			  pl->pin_dir, pl->mode != PLAN_APPLY,
@@ -311,6 +333,7 @@ static int check_reach(struct plan *pl)
 out:
 	free(stopped);
 	free(items);
+	free(copies);
 	free(entries);
 	return ret;
 }

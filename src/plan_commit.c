@@ -109,8 +109,8 @@ static int keep_failed(struct plan *pl, struct plan_item *it, int error)
  * name no one off its pin now, under the lock, whether or not a next
  * generation is made (perms_held_narrow()). The pin is the one readers
  * open, so this only ever takes access away, even if the apply fails
- * later. An item whose pin cannot be narrowed (said) fails, and its pin
- * goes with the old directory.
+ * later. An item whose pin cannot be narrowed (said) fails: its pin is
+ * revoked at once, and removed with the old directory.
  */
 static void narrow_held(struct plan *pl)
 {
@@ -119,7 +119,7 @@ static void narrow_held(struct plan *pl)
 		const struct policy_entry *e = it->entry;
 		char dropped[PERMS_DROPPED_MAX];
 		const char *what;
-		int r;
+		int r, rv;
 
 		if (!it->held || !e->unresolved)
 			continue;
@@ -137,6 +137,15 @@ static void narrow_held(struct plan *pl)
 		else
 			err_at(&e->loc, "'%s': its last pin is not kept: cannot set its owner and ACL: %s",
 			       ESC(e->name), strerror(-r));
+		/*
+		 * Revoked now, not only with the old directory: a half-done
+		 * narrowing (chowned, the ACL not set) must not stay if the
+		 * next generation cannot be made.
+		 */
+		rv = pin_revoke(pl->dir.cur_fd, e->name);
+		if (rv)
+			err("%s/%s: cannot revoke it yet: %s", pl->dir.path,
+			    ESC(e->name), strerror(-rv));
 		it->held = false;
 		it->holdable = false;
 		it->action = PLAN_FAIL;

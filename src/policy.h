@@ -149,10 +149,11 @@ int policy_validate(struct policy *p);
  */
 int policy_validate_pin_dir(const struct policy *p);
 /* Does E's ACL column name NAME, as a user (u:NAME:r) or (IS_GROUP) a
- * group, in the form a grant must have to be left unresolved?
+ * group, in the form a grant must have to be left unresolved? If so, and
+ * READ is not NULL, *READ says whether it grants read (r, not -).
  */
 bool policy_acl_names(const struct policy_entry *e, bool is_group,
-		      const char *name);
+		      const char *name, bool *read);
 /* The same for DIR, said with LOC (NULL: none) and AS after the pin-dir
  * (" (the default)"): a pin-dir read from elsewhere (a manifest, claim.h)
  * passes the checks a policy's does.

@@ -210,7 +210,7 @@ static bool grant_text_ok(const char *tok)
 }
 
 bool policy_acl_names(const struct policy_entry *e, bool is_group,
-		      const char *name)
+		      const char *name, bool *read)
 {
 	char *text, *save = NULL, *tok;
 	size_t n = strlen(name);
@@ -220,9 +220,12 @@ bool policy_acl_names(const struct policy_entry *e, bool is_group,
 	if (!e->acl || !(text = strdup(e->acl)))
 		return false;
 	for (tok = strtok_r(text, ",", &save); tok && !found;
-	     tok = strtok_r(NULL, ",", &save))
+	     tok = strtok_r(NULL, ",", &save)) {
 		found = grant_text_ok(tok) && tok[0] == (is_group ? 'g' : 'u') &&
 			strlen(tok) == n + 4 && !strncmp(tok + 2, name, n);
+		if (found && read)
+			*read = tok[n + 3] == 'r';
+	}
 	free(text);
 	return found;
 }

@@ -153,8 +153,8 @@ int main(void)
 	CHECK(make_pin(dirfd, FREE_ID, FREE_ID,
 		       "u::rw,g::r,o::r,u:54321:r,g:54321:r,u:1:rw,m::rw") == 0, "pin");
 	CHECK(narrow(dirfd, &e, &what) == 1, "narrowed (%s)", what);
-	CHECK(pin_is(dirfd, 0, 0, "u::r,g::r,o::-,u:1:r,m::r"),
-	      "only root, the entry's mode and the entry's reader are left");
+	CHECK(pin_is(dirfd, 0, 0, "u::r,g::-,o::-,u:1:r,m::r"),
+	      "only root, the entry's mode (no group bits for root's group) and the entry's reader are left");
 	CHECK(!strcmp(dropped, "owner 54321, group 54321, u:54321, g:54321"),
 	      "and what went is said (%s)", dropped);
 	/* Without a named reader left: the mode alone. */
@@ -162,6 +162,26 @@ int main(void)
 	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:54321:r,m::r") == 0, "pin");
 	CHECK(narrow(dirfd, &e, &what) == 1, "narrowed");
 	CHECK(pin_is(dirfd, 0, 0, "u::r,g::r,o::-"), "nothing named is left");
+	/* A deny the entry gives (u:daemon:-) stays one, whatever the pin says. */
+	e.acl = "u:nosuchuser:r,u:daemon:-";
+	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:1:r,m::r") == 0, "pin");
+	CHECK(narrow(dirfd, &e, &what) == 1, "narrowed");
+	CHECK(pin_is(dirfd, 0, 0, "u::r,g::r,o::-,u:1:-,m::r"),
+	      "u:1 (daemon) is kept without read, as the entry says");
+	grants[0].id = 1;
+	grants[0].read = false;
+	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:1:r,m::r") == 0, "pin");
+	CHECK(narrow(dirfd, &e, &what) == 1, "narrowed");
+	CHECK(pin_is(dirfd, 0, 0, "u::r,g::r,o::-,u:1:-,m::r"),
+	      "so is a resolved grant without read");
+	grants[0].id = 0x40000000u;
+	grants[0].read = true;
+	/* A group that names no one, no named entry: root's, no group bits. */
+	e.acl = NULL;
+	CHECK(make_pin(dirfd, 0, FREE_ID, "u::r,g::r,o::-") == 0, "pin");
+	CHECK(narrow(dirfd, &e, &what) == 1, "narrowed");
+	CHECK(pin_is(dirfd, 0, 0, "u::r,g::-,o::-"), "root:root 0400");
+	e.acl = "u:nosuchuser:r";
 	/* A uid that names someone: not held, and nothing is changed. */
 	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:54321:r,g:1:r,m::r") == 0, "pin");
 	CHECK(narrow(dirfd, &e, &what) == 0 && !strcmp(what, "ACL"),

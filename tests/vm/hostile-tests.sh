@@ -220,6 +220,32 @@ test_reused_uid() {
 	"$tool" remove --all >/dev/null
 }
 
+# A pin held while one of its readers does not resolve still serves the
+# readers who do: grant-traverse keeps their way to it (plan.c,
+# resolved_part()).
+test_held_reach() {
+	echo "== a held pin's readers who still resolve keep their way to it"
+	"$tool" remove --all >/dev/null 2>&1
+	setfacl -b /sys/fs/bpf && chmod go-rwx /sys/fs/bpf
+	echo "ghost:x:2051:2051::/:/bin/false" >>/etc/passwd
+	printf 'set grant-traverse yes\ninode hr-pin /etc/group 0400 root root u:fsa:r,u:ghost:r\n' >$t/hr.conf
+	out=$(timeout 60 "$tool" apply $t/hr.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "applies" "$rc" 0
+	check "fsa reads it" as fsa cat $pins/hr-pin
+	sed -i '/^ghost:/d' /etc/passwd
+	out=$(timeout 60 "$tool" apply $t/hr.conf 2>&1); rc=$?
+	echo "$out"
+	check_eq "ghost is gone: the entry fails" "$rc" 3
+	check "its pin is held" has "'hr-pin' failed: its last good pin stays"
+	check "grant-traverse takes nothing back from fsa" \
+		not grep -q "took back search permission on /sys/fs/bpf from u:$(id -u fsa)," <<<"$out"
+	check "fsa still searches /sys/fs/bpf" \
+		bash -c "getfacl -cp /sys/fs/bpf | grep -q '^user:fsa:--x'"
+	check "and reads the held pin" as fsa cat $pins/hr-pin
+	"$tool" remove --all >/dev/null
+}
+
 # unlock: stop the flock(1) at $holder and the sleep it runs, which holds
 # the lock too
 unlock() {
