@@ -147,6 +147,21 @@ static const struct policy_grant *grant_of(const struct policy_entry *e,
 
 enum held_id { HELD_NO_ONE, HELD_ENTRYS, HELD_FOREIGN };
 
+/* held_id() for an id that is not E's resolved one: by the name NSS gives. */
+static enum held_id held_id_by_name(const struct policy_entry *e, bool is_group,
+				    bool is_owner, id_t id, bool *read)
+{
+	const char *want = is_group ? e->group : e->owner;
+	const char *name = id_name(is_group, id);
+
+	if (!name)
+		return HELD_NO_ONE;
+	if (is_owner ? want && !strcmp(name, want) :
+		       policy_acl_names(e, is_group, name, read))
+		return HELD_ENTRYS;
+	return HELD_FOREIGN;
+}
+
 /*
  * Whose ID on a held pin is: E's (E's own resolved id, or one that now
  * names the very user or group E names: a directory service that came up
@@ -157,23 +172,25 @@ enum held_id { HELD_NO_ONE, HELD_ENTRYS, HELD_FOREIGN };
 static enum held_id held_id(const struct policy_entry *e, bool is_group,
 			    bool is_owner, id_t id, bool *read)
 {
-	const char *want = is_group ? e->group : e->owner;
 	const struct policy_grant *g = NULL;
-	const char *name;
 
+	/*
+	 * A group that does not resolve is gid 0 in E, and root's group
+	 * stands in for it on the pin (as narrowing leaves it): with none
+	 * of the bits E gave to a group it cannot name now, at every apply.
+	 * (An owner that does not resolve is uid 0, root, which is root's
+	 * anyway.)
+	 */
+	if (is_owner && is_group && e->group_unresolved)
+		return id ? held_id_by_name(e, is_group, is_owner, id, read) :
+			    HELD_NO_ONE;
 	if (is_owner ? id == (is_group ? e->gid : e->uid) :
 		       !!(g = grant_of(e, is_group, id))) {
 		if (g)
 			*read = g->read;
 		return HELD_ENTRYS;
 	}
-	name = id_name(is_group, id);
-	if (!name)
-		return HELD_NO_ONE;
-	if (is_owner ? want && !strcmp(name, want) :
-		       policy_acl_names(e, is_group, name, read))
-		return HELD_ENTRYS;
-	return HELD_FOREIGN;
+	return held_id_by_name(e, is_group, is_owner, id, read);
 }
 
 /* Add WHAT and ID ("owner 2050", "g:2050") to DROPPED (SIZE bytes). */
@@ -285,7 +302,8 @@ static int held(int dirfd, const char *name, const struct policy_entry *e,
 		goto out;
 	case HELD_NO_ONE:
 		/* Root's group, with none of the group bits E gave its own. */
-		say_dropped(dropped, size, "group ", gid);
+		if (gid)
+			say_dropped(dropped, size, "group ", gid);
 		gid = 0;
 		mode &= ~(mode_t)S_IRWXG;
 		break;

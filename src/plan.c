@@ -283,8 +283,7 @@ static const struct policy_entry *resolved_part(const struct policy_entry *e,
 						struct policy_entry *copy)
 {
 	*copy = *e;
-	if (e->group && e->gid == 0 && strcmp(e->group, "root") &&
-	    strcmp(e->group, "0"))
+	if (e->group_unresolved)
 		copy->mode &= ~(mode_t)S_IRWXG;
 	return copy;
 }

@@ -112,7 +112,7 @@ struct plan {
 	bool policy_changed;	/* apply: since it was read (-ESTALE) */
 	bool policy_gone;	/* audit: the policy file does not exist
 				 * (plan_policy_gone()): orphans only */
-	char dir_drift[64];	/* how PIN_DIR differs from root's 0711, or "" */
+	char dir_drift[64];	/* how PIN_DIR differs from root's, its mode, or "" */
 	size_t nr_foreign;	/* objects in the directory that are not pins */
 	char **kept;		/* those, kept as they are (no --force) */
 	size_t nr_kept;

@@ -67,6 +67,8 @@ struct policy_entry {
 
 	/* Filled in by policy_validate(). */
 	bool unresolved;	/* a user or group it names does not resolve */
+	bool owner_unresolved;	/* its owner: uid 0 stands in for it */
+	bool group_unresolved;	/* its group: gid 0 stands in for it */
 	uid_t uid;
 	gid_t gid;
 	struct policy_grant *grants;

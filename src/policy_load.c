@@ -105,8 +105,10 @@ static int check_holder(int fd, const char *path)
  * FD is NAME in DFD, opened O_PATH, and ST says it is a regular file: make
  * FD that file opened for reading. Through /proc/self/fd, so that nothing
  * else is opened: a name swapped for a device since would have that
- * device's open() run (a tape rewinds). Without /proc, NAME opened again
- * must be the same file. 0 or -errno.
+ * device's open() run (a tape rewinds). Without /proc, NAME is opened
+ * again and must be the same file; a device swapped in by then (by root
+ * or the file's owner: the checks before saw to that) is opened, and
+ * refused. 0 or -errno.
  */
 static int reopen_read(int *fd, int dfd, const char *name, const struct stat *st)
 {
@@ -146,7 +148,7 @@ static int read_policy(int dfd, const char *name, const char *path,
 	char *b = NULL;
 	int fd = -1, ret;
 
-	/* Looked at before it is opened: a device or FIFO never is. */
+	/* Looked at before it is opened: a device or FIFO is not (with /proc). */
 	fd = openat(dfd, name, O_PATH | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;

@@ -322,11 +322,13 @@ static int validate_entry(struct policy_entry *e, void **cache, bool no_resolve)
 		return -ENOMEM;
 	e->uid = owner && !owner->ret ? owner->id : 0;
 	e->gid = group && !group->ret ? group->id : 0;
-	if (owner && owner->ret) {
+	e->owner_unresolved = owner && owner->ret;
+	e->group_unresolved = group && group->ret;
+	if (e->owner_unresolved) {
 		err_at(&e->loc, "owner '%s': no such user", ESC(e->owner));
 		unresolved = true;
 	}
-	if (group && group->ret) {
+	if (e->group_unresolved) {
 		err_at(&e->loc, "group '%s': no such group", ESC(e->group));
 		unresolved = true;
 	}

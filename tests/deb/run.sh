@@ -87,6 +87,7 @@ for f in /usr/sbin/fsiter-pin \
 	/usr/share/doc/fsiter-pin/examples/example.conf \
 	/usr/share/doc/fsiter-pin/copyright \
 	/usr/share/doc/fsiter-pin/changelog.gz \
+	/usr/share/doc/fsiter-pin/NEWS.Debian.gz \
 	/usr/share/doc/fsiter-pin/README.md.gz \
 	/usr/share/doc/fsiter-pin/security.md.gz \
 	/etc/fsiter/policy.d/; do

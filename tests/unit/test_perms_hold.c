@@ -181,6 +181,22 @@ int main(void)
 	CHECK(make_pin(dirfd, 0, FREE_ID, "u::r,g::r,o::-") == 0, "pin");
 	CHECK(narrow(dirfd, &e, &what) == 1, "narrowed");
 	CHECK(pin_is(dirfd, 0, 0, "u::r,g::-,o::-"), "root:root 0400");
+	/*
+	 * The entry's own group does not resolve (gid 0 stands in for it):
+	 * root's group gets no bits, at the first apply and every next one.
+	 */
+	e.group = "nosuchgroup";
+	e.group_unresolved = true;
+	CHECK(make_pin(dirfd, 0, FREE_ID, "u::r,g::r,o::-") == 0, "pin");
+	CHECK(narrow(dirfd, &e, &what) == 1, "narrowed");
+	CHECK(pin_is(dirfd, 0, 0, "u::r,g::-,o::-"), "root:root 0400 (%s)", dropped);
+	CHECK(narrow(dirfd, &e, &what) == 1 && !dropped[0], "narrowed again, nothing to drop");
+	CHECK(pin_is(dirfd, 0, 0, "u::r,g::-,o::-"), "still root:root 0400");
+	CHECK(make_pin(dirfd, 0, 1, "u::r,g::r,o::-") == 0, "pin");
+	CHECK(narrow(dirfd, &e, &what) == 0 && !strcmp(what, "group"),
+	      "a gid that names another group: refused (%s)", what);
+	e.group = NULL;
+	e.group_unresolved = false;
 	e.acl = "u:nosuchuser:r";
 	/* A uid that names someone: not held, and nothing is changed. */
 	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:54321:r,g:1:r,m::r") == 0, "pin");
