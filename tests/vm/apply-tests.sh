@@ -74,7 +74,7 @@ test_grant_traverse() {
 	check "x for fsreaders on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'group:fsreaders:--x'"
 	check "x for fsb on /sys/fs/bpf" bash -c "getfacl -p /sys/fs/bpf | grep -qx 'user:fsb:--x'"
 	check_eq "/sys/fs/bpf stays closed to others" "$(getfacl -p /sys/fs/bpf 2>/dev/null | sed -n 's/^other:://p')" "---"
-	check_eq "pin dir" "$(stat -c '%a %U' $pins)" "711 root"
+	check_eq "pin dir" "$(stat -c '%a %U' $pins)" "755 root"
 	check_eq "work dir is root's alone" "$(stat -c '%a %U' ${pins}_staging)" "700 root"
 	check_eq "the work directory is empty" "$(ls -A ${pins}_staging | wc -l)" 0
 }
