@@ -175,15 +175,17 @@ static enum held_id held_id(const struct policy_entry *e, bool is_group,
 	const struct policy_grant *g = NULL;
 
 	/*
-	 * A group that does not resolve is gid 0 in E, and root's group
-	 * stands in for it on the pin (as narrowing leaves it): with none
-	 * of the bits E gave to a group it cannot name now, at every apply.
-	 * (An owner that does not resolve is uid 0, root, which is root's
-	 * anyway.)
+	 * Root (uid or gid 0) as the owner or group of a held pin is what
+	 * narrowing leaves in place of an id that names no one: it is E's
+	 * only where E resolves to it. Anywhere else it stands in, and
+	 * keeps no group bits (a group that does not resolve is gid 0 in E,
+	 * and root's group must not get the bits E gave to a group it
+	 * cannot name now, at this apply or any later one).
 	 */
-	if (is_owner && is_group && e->group_unresolved)
-		return id ? held_id_by_name(e, is_group, is_owner, id, read) :
-			    HELD_NO_ONE;
+	if (is_owner && id == 0)
+		return (is_group ? e->gid : e->uid) == 0 &&
+		       !(is_group ? e->group_unresolved : e->owner_unresolved) ?
+		       HELD_ENTRYS : HELD_NO_ONE;
 	if (is_owner ? id == (is_group ? e->gid : e->uid) :
 		       !!(g = grant_of(e, is_group, id))) {
 		if (g)
@@ -290,7 +292,8 @@ static int held(int dirfd, const char *name, const struct policy_entry *e,
 		*what = "owner";
 		goto out;
 	case HELD_NO_ONE:
-		say_dropped(dropped, size, "owner ", uid);
+		if (uid)
+			say_dropped(dropped, size, "owner ", uid);
 		uid = 0;
 		break;
 	case HELD_ENTRYS:

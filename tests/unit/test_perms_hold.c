@@ -195,8 +195,19 @@ int main(void)
 	CHECK(make_pin(dirfd, 0, 1, "u::r,g::r,o::-") == 0, "pin");
 	CHECK(narrow(dirfd, &e, &what) == 0 && !strcmp(what, "group"),
 	      "a gid that names another group: refused (%s)", what);
-	e.group = NULL;
+	/*
+	 * The group resolves again (gid 1) while the entry is still held
+	 * for another name: root's group, left by an earlier narrowing,
+	 * still stands in (not a group the entry does not grant).
+	 */
+	e.group = "daemon";
+	e.gid = 1;
 	e.group_unresolved = false;
+	CHECK(make_pin(dirfd, 0, 0, "u::r,g::-,o::-") == 0, "pin");
+	CHECK(narrow(dirfd, &e, &what) == 1, "root's group standing in: still held (%s)", what);
+	CHECK(pin_is(dirfd, 0, 0, "u::r,g::-,o::-"), "and without group bits");
+	e.gid = 0;
+	e.group = NULL;
 	e.acl = "u:nosuchuser:r";
 	/* A uid that names someone: not held, and nothing is changed. */
 	CHECK(make_pin(dirfd, 0, 0, "u::r,g::r,o::-,u:54321:r,g:1:r,m::r") == 0, "pin");
