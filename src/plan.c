@@ -251,18 +251,9 @@ static void keep_block(const struct reach_block *b, void *arg)
 static void keep_extra(const struct reach_extra *x, void *arg)
 {
 	struct plan *pl = arg;
-	struct plan_dir_finding *nf;
-	char *dir = strdup(x->dir), *detail = strdup(x->detail);
 
-	nf = dir && detail ? realloc(pl->extra_search,
-				     (pl->nr_extra_search + 1) * sizeof(*nf)) : NULL;
-	if (!nf) {
-		free(dir);
-		free(detail);
-		return;
-	}
-	pl->extra_search = nf;
-	nf[pl->nr_extra_search++] = (struct plan_dir_finding){ dir, detail };
+	plan_add_dir_finding(&pl->extra_search, &pl->nr_extra_search,
+			     strdup(x->dir), strdup(x->detail));
 }
 
 /*
@@ -506,6 +497,15 @@ int plan_build(struct plan *pl, const char *policy_path, enum plan_mode mode,
 	return ret;
 }
 
+static void free_dir_findings(struct plan_dir_finding *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(f[i].dir);
+		free(f[i].detail);
+	}
+	free(f);
+}
+
 void plan_free(struct plan *pl)
 {
 	for (size_t i = 0; i < pl->nr_items; i++)
@@ -520,19 +520,11 @@ void plan_free(struct plan *pl)
 	for (size_t i = 0; i < pl->nr_blocks; i++)
 		free(pl->blocks[i].detail);
 	free(pl->blocks);
-	for (size_t i = 0; i < pl->nr_extra_search; i++) {
-		free(pl->extra_search[i].dir);
-		free(pl->extra_search[i].detail);
-	}
-	free(pl->extra_search);
+	free_dir_findings(pl->extra_search, pl->nr_extra_search);
 	for (size_t i = 0; i < pl->nr_moved; i++)
 		free(pl->moved[i].pin_dir);
 	free(pl->moved);
-	for (size_t i = 0; i < pl->nr_orphans; i++) {
-		free(pl->orphans[i].dir);
-		free(pl->orphans[i].detail);
-	}
-	free(pl->orphans);
+	free_dir_findings(pl->orphans, pl->nr_orphans);
 	for (size_t v = 0; v < pl->nr_views; v++)
 		view_unload(&pl->views[v]);
 	free(pl->views);

@@ -264,6 +264,19 @@ int plan_match(struct plan *pl, char **names, size_t n);
  * -ENAMETOOLONG.
  */
 int plan_entry_text(const struct policy_entry *e, char *buf, size_t size);
+/*
+ * Add the finding DIR, DETAIL (both malloc'd, now the list's) to *LIST of
+ * *N. 0, or -ENOMEM with both freed (also when either is NULL).
+ */
+int plan_add_dir_finding(struct plan_dir_finding **list, size_t *n,
+			 char *dir, char *detail);
+/*
+ * Say why E's last pin is not held: R is perms_held_check()'s or
+ * perms_held_narrow()'s 0 (WHAT names the id) or -errno, met while
+ * DOING ("read", "set") its owner and ACL.
+ */
+void plan_say_not_held(const struct policy_entry *e, int r, const char *what,
+		       const char *doing);
 /* Read each pinned item's pin, its drift and action, from PL's dir; and
  * which failed items keep their last good pin (held).
  */

@@ -337,10 +337,25 @@ size_t plan_moved_removed(const struct plan *pl)
 	return n;
 }
 
+int plan_add_dir_finding(struct plan_dir_finding **list, size_t *n,
+			 char *dir, char *detail)
+{
+	struct plan_dir_finding *nf;
+
+	nf = dir && detail ? realloc(*list, (*n + 1) * sizeof(*nf)) : NULL;
+	if (!nf) {
+		free(dir);
+		free(detail);
+		return -ENOMEM;
+	}
+	*list = nf;
+	nf[(*n)++] = (struct plan_dir_finding){ dir, detail };
+	return 0;
+}
+
 static int add_orphan(struct plan *pl, const struct claim *c, const char *name,
 		      const char *words)
 {
-	struct plan_dir_finding *f;
 	char *pin = NULL, *detail = NULL;
 
 	if (asprintf(&pin, "%s/%s", c->pin_dir, name) < 0)
@@ -348,15 +363,7 @@ static int add_orphan(struct plan *pl, const struct claim *c, const char *name,
 	if (pin && asprintf(&detail, "made by %s%s, yet its owner, mode and ACL still let its readers in; 'fsiter-pin remove --pin-dir %s --all' revokes it",
 			    c->policy, words, c->pin_dir) < 0)
 		detail = NULL;
-	f = pin && detail ? realloc(pl->orphans, (pl->nr_orphans + 1) * sizeof(*f)) : NULL;
-	if (!f) {
-		free(pin);
-		free(detail);
-		return -ENOMEM;
-	}
-	pl->orphans = f;
-	f[pl->nr_orphans++] = (struct plan_dir_finding){ pin, detail };
-	return 0;
+	return plan_add_dir_finding(&pl->orphans, &pl->nr_orphans, pin, detail);
 }
 
 static int orphans_of(const struct claim *c, void *arg)

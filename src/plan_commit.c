@@ -131,12 +131,7 @@ static void narrow_held(struct plan *pl)
 				     ESC(e->name), dropped);
 			continue;
 		}
-		if (r == 0)
-			err_at(&e->loc, "'%s': its last pin is not kept: its %s names a user or group the entry does not grant",
-			       ESC(e->name), what);
-		else
-			err_at(&e->loc, "'%s': its last pin is not kept: cannot set its owner and ACL: %s",
-			       ESC(e->name), strerror(-r));
+		plan_say_not_held(e, r, what, "set");
 		/*
 		 * Revoked now, not only with the old directory: a half-done
 		 * narrowing (chowned, the ACL not set) must not stay if the

@@ -182,6 +182,17 @@ int plan_entry_text(const struct policy_entry *e, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+void plan_say_not_held(const struct policy_entry *e, int r, const char *what,
+		       const char *doing)
+{
+	if (r == 0)
+		err_at(&e->loc, "'%s': its last pin is not kept: its %s names a user or group the entry does not grant",
+		       ESC(e->name), what);
+	else
+		err_at(&e->loc, "'%s': its last pin is not kept: cannot %s its owner and ACL: %s",
+		       ESC(e->name), doing, strerror(-r));
+}
+
 /*
  * IT failed for something outside the policy: may it keep its pin? Only
  * a link of its view, with its link flags, that the manifest says apply
@@ -211,12 +222,8 @@ static bool may_hold(struct plan *pl, struct plan_item *it, json_object *manifes
 		return perms_match(pl->dir.cur_fd, e->name, path, e, &what) == 1;
 	/* Not for a user who got a deleted one's id since (docs/security.md). */
 	r = perms_held_check(pl->dir.cur_fd, e->name, e, &what);
-	if (r == 0)
-		err_at(&e->loc, "'%s': its last pin is not kept: its %s names a user or group the entry does not grant",
-		       ESC(e->name), what);
-	else if (r < 0)
-		err_at(&e->loc, "'%s': its last pin is not kept: cannot read its owner and ACL: %s",
-		       ESC(e->name), strerror(-r));
+	if (r != 1)
+		plan_say_not_held(e, r, what, "read");
 	return r == 1;
 }
 
