@@ -7,7 +7,7 @@
 # (tests/shellcheck.sh), then boots each kernel in QEMU and runs every VM
 # suite on it (kernel, bpffs ACLs, fsiter-pin, whole-filesystem views).
 #
-#   tests/run.sh [--full] [--debug]
+#   tests/run.sh [--full] [--debug | --debug-only]
 #
 # --full   also runs the tier that CI leaves out for time (docs/testing.md
 #          lists each step and why): the 6.1 copies of the suites that
@@ -19,6 +19,9 @@
 #          concurrent readers and the two whole-filesystem suites on each,
 #          the two kernels at once, after the rest;
 #          under TCG that takes about three times as long, so CI does not
+# --debug-only  only the debug tier: builds both kernels (cached) and the
+#          user space they need, then the debug lanes as --debug runs them;
+#          for a tree whose main tier has passed (CI runs it on every push)
 #
 # Two lanes run at once, one per kernel: a VM under TCG keeps about one
 # core busy, so the 6.1 kernel builds, and then its suites run, beside the
@@ -36,15 +39,21 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 
 build=${FSITER_BUILD_DIR:-$top/build}
-full=0 debug=0
+full=0 debug=0 main=1
+usage="usage: tests/run.sh [--full] [--debug | --debug-only]"
 for arg in "$@"; do
 	case "$arg" in
 		--full) full=1 ;;
 		--debug) debug=1 ;;
-		*) echo "run.sh: unknown argument '$arg' (usage: tests/run.sh [--full] [--debug])" >&2
+		--debug-only) debug=1 main=0 ;;
+		*) echo "run.sh: unknown argument '$arg' ($usage)" >&2
 		   exit 2 ;;
 	esac
 done
+if ((full && !main)); then
+	echo "run.sh: --full and --debug-only do not go together ($usage)" >&2
+	exit 2
+fi
 
 scripts/deps.sh --kernel --vm --build || exit 2
 
@@ -294,9 +303,28 @@ lane_61() {
 	wait_ready k612 && vm_612_suites "$(kdir kdir612)"
 }
 
-lane_612 &
-lane_61 &
-wait
+# --- What the debug lanes need when the main tier does not run: both
+# kernels (their selftests build against them) and the user space.
+debug_prep() {
+	local k612 k61
+	kbuild "kernel 6.12: build (cached if built)" kdir612 \
+		kernel/build.sh --kernel 6.12 || return
+	kbuild "kernel 6.1: build (cached if built)" kdir61 \
+		kernel/build.sh --kernel 6.1 || return
+	k612=$(kdir kdir612) k61=$(kdir kdir61)
+	step "build" locked cmake -S . -B "$build" -DFSITER_KERNEL_DIR="$k612" \
+		-DFSITER_SELFTEST_KERNEL_DIRS="$k612;$k61" \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DFSITER_FAULT_INJECTION=ON &&
+		step "compile" locked cmake --build "$build" -j "$(nproc)"
+}
+
+if ((main)); then
+	lane_612 &
+	lane_61 &
+	wait
+elif ! debug_prep; then
+	debug=0
+fi
 
 if ((full)) && [[ -f $runlog/kdir612 ]]; then
 	k=$(kdir kdir612)
