@@ -47,7 +47,7 @@ usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" 
 
 # User space build: CMake project, BPF programs compiled by clang against
 # vmlinux.h, skeletons by bpftool, linked with libbpf (libelf, zlib);
-# fsiter-pin uses libcap, libacl, libmount and json-c.
+# fsiter-pin uses libcap, libacl, libmount, json-c and libsmartcols.
 # libc6-dev-i386: BPF programs that include libc headers (the RFC's do)
 # need gnu/stubs-32.h, since the BPF target is not x86_64. shellcheck:
 # tests/run.sh checks every script with it. prometheus: its promtool checks
@@ -55,7 +55,7 @@ usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" 
 build_pkgs=(
 	build-essential cmake pkg-config clang llvm libbpf-dev libelf-dev
 	zlib1g-dev bpftool libc6-dev-i386 libcap-dev libacl1-dev libmount-dev
-	libjson-c-dev shellcheck prometheus
+	libjson-c-dev libsmartcols-dev shellcheck prometheus
 )
 
 # Benchmarks: gnuplot draws the plots on the host; vmtouch is what

@@ -112,8 +112,9 @@ test_readers() {
 test_views_once() {
 	needs test_grant_traverse
 	echo "== views are loaded once"
-	ids=$("$tool" list | awk '$2 == "cache" { print $7 }' | sort -u)
-	check_eq "both cache pins run one program" "$(wc -l <<<"$ids")" 1
+	out=$("$tool" list -n -r -o VIEW,PROG)
+	check_eq "two cache pins" "$(awk '$1 == "cache"' <<<"$out" | wc -l)" 2
+	check_eq "both cache pins run one program" "$(awk '$1 == "cache" { print $2 }' <<<"$out" | sort -u | wc -l)" 1
 }
 
 test_reapply() {

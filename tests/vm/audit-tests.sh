@@ -55,8 +55,8 @@ test_list() {
 	needs test_apply
 	echo "== list"
 	out=$("$tool" list); echo "$out"
-	check "list: path, owner:group, mode, readers" has "^i-file \+inode \+[0-9:]\+ ino [0-9]\+ \+/run/au/file \+root:root \+0440 \+u:root,g:fsreaders "
-	check "list: everyone" has "^c-other .* root:root \+0444 \+u:root,g:root,o "
+	check "list: path, owner:group, mode, readers" has "^i-file \+inode \+[0-9:]\+ ino [0-9]\+ \+/run/au/file \+root \+root \+0440 \+u:root,g:fsreaders "
+	check "list: everyone" has "^c-other .* root \+root \+0444 \+u:root,g:root,o "
 	check_eq "list --json is the same pins" "$("$tool" list --json | jq -r '[.[].name] | join(" ")')" "c-file c-other c-xfs i-file m-run"
 }
 
