@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "cache-summary" view: the page cache of a whole filesystem, in
- * "key value" lines (docs/output.md):
+ * "key value" lines (fsiter-views(7)):
  *
  *   fs.type ext4
  *   fs.dev 8:1
- *   inodes N          inodes with pages in the cache, or -
- *   cached N          pages, or -
- *   dirty N           or -
- *   writeback N       or -
- *   observed.inodes N the part of those held by files the reader may observe
+ *   cache.inodes N       inodes with pages in the cache, or -
+ *   cache.cached N       pages, or -
+ *   cache.dirty N        or -
+ *   cache.writeback N    or -
+ *   observed.inodes N    the part of those held by files the reader may observe
  *   observed.cached N
  *   observed.dirty N
  *   observed.writeback N
- *   observed.share P% observed.cached of cached, in percent, or -
+ *   observed.share F     observed.cached / cache.cached, 0 to 1, or -
  *
  * The fs_sb iterator runs the program once per cached inode of the
  * filesystem that the reader may observe (owns or may write, and could
@@ -52,7 +52,7 @@ struct {
 	__type(value, struct sum_walk);
 } walks SEC(".maps");
 
-/* Percent with two decimals, as 100 times the percent. */
+/* A fraction with four decimals, as 10000 times it. */
 static __u64 share(__u64 part, __u64 whole)
 {
 	return whole ? part * 10000 / whole : 0;
@@ -67,7 +67,7 @@ int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
 	struct dentry *root = ctx->root;
 	struct sum_walk zero = {}, *w;
 	struct sb_sums all;
-	__u64 pct;
+	__u64 frac;
 
 	w = walk_begin(&walks, ctx->meta, &zero, inode, READERS);
 	if (!w)
@@ -86,18 +86,20 @@ int fsiter_sb_sum(struct bpf_iter__fs_sb *ctx)
 	all = w->seen;
 	if (pages) {
 		sums_add(&all, pages);
-		BPF_SEQ_PRINTF(seq, "inodes %llu\ncached %llu\ndirty %llu\nwriteback %llu\n",
-			       all.inodes, all.cached, all.dirty, all.writeback);
+		BPF_SEQ_PRINTF(seq, "cache.inodes %llu\ncache.cached %llu\n",
+			       all.inodes, all.cached);
+		BPF_SEQ_PRINTF(seq, "cache.dirty %llu\ncache.writeback %llu\n",
+			       all.dirty, all.writeback);
 	} else {
-		BPF_SEQ_PRINTF(seq, "inodes -\ncached -\ndirty -\nwriteback -\n");
+		BPF_SEQ_PRINTF(seq, "cache.inodes -\ncache.cached -\ncache.dirty -\ncache.writeback -\n");
 	}
 	BPF_SEQ_PRINTF(seq, "observed.inodes %llu\nobserved.cached %llu\n",
 		       w->seen.inodes, w->seen.cached);
 	BPF_SEQ_PRINTF(seq, "observed.dirty %llu\nobserved.writeback %llu\n",
 		       w->seen.dirty, w->seen.writeback);
 	if (pages) {
-		pct = share(w->seen.cached, all.cached);
-		BPF_SEQ_PRINTF(seq, "observed.share %llu.%02llu%%\n", pct / 100, pct % 100);
+		frac = share(w->seen.cached, all.cached);
+		BPF_SEQ_PRINTF(seq, "observed.share %llu.%04llu\n", frac / 10000, frac % 10000);
 	} else {
 		BPF_SEQ_PRINTF(seq, "observed.share -\n");
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "cache-top" view: the files of a filesystem with the most pages in
- * the page cache (docs/output.md):
+ * the page cache (fsiter-views(7)):
  *
  *   fs.type ext4
  *   fs.dev 8:1

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Names as every view prints them (docs/output.md, "Names and paths"):
+ * Names as every view prints them (fsiter-views(7), NAMES):
  * printable ASCII but space and backslash as it is, every other byte
  * (control bytes, space, backslash, DEL and every byte from 0x80) as a
  * backslash and three octal digits, "\ooo", as /proc/self/mountinfo

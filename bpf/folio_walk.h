@@ -11,7 +11,7 @@
  *
  * Both are bpf_loop() callbacks over a struct fsiter_folio_walk, and print each
  * folio that starts in the window as "folio INDEX ORDER [dirty]
- * [writeback]" (docs/output.md), or only count them. A kfunc error ends
+ * [writeback]" (fsiter-views(7)), or only count them. A kfunc error ends
  * the walk with w->err set: it never reads as "no more folios".
  */
 #ifndef FSITER_FOLIO_WALK_H

@@ -23,9 +23,9 @@ extern long bpf_filemap_get_folios(struct inode *inode, unsigned long from,
 
 /*
  * The line a view prints instead of page-cache state that its reader may
- * not see (docs/output.md).
+ * not see (fsiter-views(7), cache.withheld).
  */
-#define FSITER_WITHHELD "withheld page-cache state: the reader neither owns nor may write this file\n"
+#define FSITER_WITHHELD "cache.withheld the reader neither owns nor may write this file\n"
 
 /* Most page-cache entries in one fs_inode window (FS_INODE_WINDOW_ENTRIES). */
 #define FSITER_WINDOW_ENTRIES 512

@@ -2,7 +2,7 @@
 /*
  * The "inode" view: the superblock, the inode, the page-cache counts and
  * every cached folio with its order and whether it is dirty or under
- * writeback, as "key value" lines (docs/output.md).
+ * writeback, as "key value" lines (fsiter-views(7)).
  *
  * The program reads ctx->first/ctx->last, so the kernel runs it once per
  * window of at most FSITER_WINDOW_ENTRIES page-cache entries: the header
@@ -13,7 +13,7 @@
  * who owns the file or may write it, as mincore(2) does, unless the link
  * was attached with BPF_F_FS_ITER_EXPOSE_CACHE (option expose-cache): for
  * anyone else ctx->stat is NULL, and the view prints the superblock and
- * inode lines and a "withheld" line. A walk that a kfunc error ended
+ * inode lines and a "cache.withheld" line. A walk that a kfunc error ended
  * early says so in a "folios.error" line.
  *
  * The name is escaped (escape.h): it is one line whatever it holds.
@@ -46,10 +46,10 @@ static void print_inode(struct seq_file *seq, struct inode *inode,
 	struct super_block *sb = inode->i_sb;
 	dev_t dev = sb->s_dev;
 
-	BPF_SEQ_PRINTF(seq, "sb.type %s\n", sb->s_type->name);
-	BPF_SEQ_PRINTF(seq, "sb.dev %u:%u\n", dev >> 20, dev & ((1U << 20) - 1));
-	BPF_SEQ_PRINTF(seq, "sb.blocksize %lu\n", sb->s_blocksize);
-	BPF_SEQ_PRINTF(seq, "sb.ops %ps\n", sb->s_op);
+	BPF_SEQ_PRINTF(seq, "fs.type %s\n", sb->s_type->name);
+	BPF_SEQ_PRINTF(seq, "fs.dev %u:%u\n", dev >> 20, dev & ((1U << 20) - 1));
+	BPF_SEQ_PRINTF(seq, "fs.blocksize %lu\n", sb->s_blocksize);
+	BPF_SEQ_PRINTF(seq, "fs.ops %ps\n", sb->s_op);
 	if (dentry) {
 		__u32 len = dentry->d_name.len;
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "mount" view: one mount, as "key value" lines (docs/output.md): the
- * RFC's dump_mnt plus the options, the propagation, the filesystem type
- * and the mount point. The kernel runs it with the mount tree locked, so
- * the walk up to the root sees a consistent tree. The mount point is
- * escaped (escape.h): one line whatever its names hold.
+ * The "mount" view: one mount, as "key value" lines (fsiter-views(7)):
+ * the RFC's dump_mnt plus what findmnt shows: the options, the
+ * propagation, the source, the root of the mount within its filesystem,
+ * the filesystem's type and generic options, and the mount point. The
+ * kernel runs it with the mount tree locked, so the walk up to the root
+ * sees a consistent tree. Names are escaped (escape.h): one line whatever
+ * they hold.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -25,19 +27,29 @@ char LICENSE[] SEC("license") = "GPL";
 #define MNT_SHARED	0x1000
 #define MNT_UNBINDABLE	0x2000
 
+/* include/linux/fs.h: the superblock flags mountinfo shows for every fs. */
+#define SB_RDONLY	0x01
+#define SB_SYNCHRONOUS	0x10
+#define SB_MANDLOCK	0x40
+#define SB_DIRSYNC	0x80
+#define SB_LAZYTIME	0x2000000
+
 /* Names the walk has room for (a power of two, for the masks). */
 #define MAX_DEPTH	32
 /* Steps of the walk up: the names and the mounts crossed between them. */
 #define WALK_STEPS	(4 * MAX_DEPTH)
 /*
- * Deepest mount point shown; deeper ones are cut at the top with "...".
- * Its names are escaped (escape.h), each byte in up to 4: 31 names of
- * NAME_MAX bytes, 31 * (1 + 4 * 255) = 31651 bytes, and the lines before
- * them, about 300, fit the 32 KiB the kernel gives one object; 32 would
- * not, and the read would fail with E2BIG.
+ * The deepest mount point and mount root shown; deeper ones are cut at
+ * the top with "...". Their names are escaped (escape.h), each byte in up
+ * to 4: 18 + 10 names of NAME_MAX bytes, 28 * (1 + 4 * 255) = 28588
+ * bytes, the source (SOURCE_MAX bytes, 1020 escaped) and the other lines,
+ * about 400, fit the 32 KiB the kernel gives one object; a read past it
+ * would fail with E2BIG.
  */
-#define DEPTH_SHOWN	31
+#define DEPTH_SHOWN	18
+#define ROOT_SHOWN	10
 #define NAME_MAX	255
+#define SOURCE_MAX	255
 
 struct path_walk {
 	struct seq_file *seq;
@@ -86,6 +98,31 @@ static long walk_up(__u32 idx, void *data)
 	return 0;
 }
 
+/*
+ * One step up from the root of the mount towards the root of its
+ * filesystem, keeping the name: the path mountinfo's field 4 shows (as
+ * dentry_path(); a filesystem with its own show_path(), such as btrfs
+ * for a subvolume, shows it otherwise there).
+ */
+static long root_up(__u32 idx, void *data)
+{
+	struct path_walk *w = data;
+	struct dentry *dentry = w->dentry;
+	__u64 i = idx;
+
+	barrier_var(i);
+	if (dentry == dentry->d_parent) {
+		w->done = true;
+		return 1;
+	}
+	if (i >= ROOT_SHOWN)
+		return 1;
+	w->names[i & (MAX_DEPTH - 1)] = (__u64)dentry->d_name.name;
+	w->n = i + 1;
+	w->dentry = dentry->d_parent;
+	return 0;
+}
+
 static long print_name(__u32 i, void *data)
 {
 	struct path_walk *w = data;
@@ -103,6 +140,29 @@ static void print_opt(struct seq_file *seq, int flags, int bit, const char *name
 {
 	if (flags & bit)
 		BPF_SEQ_PRINTF(seq, ",%s", name);
+}
+
+/* "KEY PATH\n": the names W kept, outermost first, "..." if cut. */
+static void print_path(struct seq_file *seq, const char *key, struct path_walk *w)
+{
+	BPF_SEQ_PRINTF(seq, "%s %s", key, w->done ? "" : "...");
+	if (w->n == 0)
+		BPF_SEQ_PRINTF(seq, "/");
+	bpf_loop(MAX_DEPTH, print_name, w, 0);
+	BPF_SEQ_PRINTF(seq, "\n");
+}
+
+/* The superblock's options that mountinfo's last field starts with. */
+static void print_sb_opts(struct seq_file *seq, struct super_block *sb)
+{
+	unsigned long flags = sb->s_flags;
+
+	BPF_SEQ_PRINTF(seq, "fs.opts %s", flags & SB_RDONLY ? "ro" : "rw");
+	print_opt(seq, flags, SB_SYNCHRONOUS, "sync");
+	print_opt(seq, flags, SB_DIRSYNC, "dirsync");
+	print_opt(seq, flags, SB_MANDLOCK, "mand");
+	print_opt(seq, flags, SB_LAZYTIME, "lazytime");
+	BPF_SEQ_PRINTF(seq, "\n");
 }
 
 SEC("iter/fs_mnt")
@@ -124,7 +184,6 @@ int fsiter_mount(struct bpf_iter__fs_mnt *ctx)
 	flags = mnt->mnt.mnt_flags;	/* read once: remount may change it */
 	BPF_SEQ_PRINTF(seq, "mnt.id %d\n", mnt->mnt_id);
 	BPF_SEQ_PRINTF(seq, "mnt.parent %d\n", mnt->mnt_parent->mnt_id);
-	BPF_SEQ_PRINTF(seq, "mnt.dev %u:%u\n", dev >> 20, dev & ((1U << 20) - 1));
 	BPF_SEQ_PRINTF(seq, "mnt.flags 0x%x\n", flags);
 
 	BPF_SEQ_PRINTF(seq, "mnt.opts %s", flags & MNT_READONLY ? "ro" : "rw");
@@ -147,10 +206,26 @@ int fsiter_mount(struct bpf_iter__fs_mnt *ctx)
 		BPF_SEQ_PRINTF(seq, " unbindable");
 	BPF_SEQ_PRINTF(seq, "\n");
 
-	BPF_SEQ_PRINTF(seq, "sb.type %s\n", sb->s_type->name);
 	BPF_SEQ_PRINTF(seq, "mnt.detached %d\n", mnt->mnt_parent == mnt && !mnt->mnt_ns);
+	BPF_SEQ_PRINTF(seq, "mnt.source ");
+	if (mnt->mnt_devname)
+		esc_seq_str(seq, mnt->mnt_devname, SOURCE_MAX);
+	else
+		BPF_SEQ_PRINTF(seq, "none");
+	BPF_SEQ_PRINTF(seq, "\n");
+
+	/* The root of the mount within its filesystem (bind mounts). */
+	w.seq = seq;
+	w.dentry = mnt->mnt.mnt_root;
+	bpf_loop(ROOT_SHOWN + 1, root_up, &w, 0);
+	print_path(seq, "mnt.root", &w);
+
+	BPF_SEQ_PRINTF(seq, "fs.type %s\n", sb->s_type->name);
+	BPF_SEQ_PRINTF(seq, "fs.dev %u:%u\n", dev >> 20, dev & ((1U << 20) - 1));
+	print_sb_opts(seq, sb);
 
 	/* The mount point, from the root of the mount tree. */
+	__builtin_memset(&w, 0, sizeof(w));
 	w.seq = seq;
 	w.dentry = mnt->mnt_mountpoint;
 	if (mnt->mnt_parent == mnt) {
@@ -159,10 +234,6 @@ int fsiter_mount(struct bpf_iter__fs_mnt *ctx)
 	}
 	w.mnt = mnt->mnt_parent;
 	bpf_loop(WALK_STEPS, walk_up, &w, 0);
-	BPF_SEQ_PRINTF(seq, "mnt.point %s", w.done ? "" : "...");
-	if (w.n == 0)
-		BPF_SEQ_PRINTF(seq, "/");
-	bpf_loop(MAX_DEPTH, print_name, &w, 0);
-	BPF_SEQ_PRINTF(seq, "\n");
+	print_path(seq, "mnt.point", &w);
 	return 0;
 }

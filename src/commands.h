@@ -35,7 +35,7 @@ struct command {
 };
 
 extern const struct command cmd_apply, cmd_watch, cmd_list, cmd_audit, cmd_remove,
-	cmd_check, cmd_cat_config;
+	cmd_check, cmd_cat_config, cmd_show;
 /* All of them, in the order usage lists them; NULL-terminated. */
 extern const struct command *const commands[];
 

@@ -26,7 +26,7 @@
 
 const struct command *const commands[] = {
 	&cmd_apply, &cmd_watch, &cmd_list, &cmd_audit, &cmd_remove, &cmd_check,
-	&cmd_cat_config, NULL
+	&cmd_cat_config, &cmd_show, NULL
 };
 
 static void usage(FILE *out)

@@ -83,6 +83,7 @@ for f in /usr/sbin/fsiter-pin \
 	/lib/udev/rules.d/70-fsiter-pin.rules \
 	/usr/share/man/man8/fsiter-pin.8.gz \
 	/usr/share/man/man5/fsiter-policy.conf.5.gz \
+	/usr/share/man/man7/fsiter-views.7.gz \
 	/usr/share/bash-completion/completions/fsiter-pin \
 	/usr/share/doc/fsiter-pin/examples/example.conf \
 	/usr/share/doc/fsiter-pin/copyright \

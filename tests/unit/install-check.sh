@@ -15,7 +15,8 @@ units="lib/systemd/system/fsiter-pin.service
 	lib/systemd/system/fsiter-pin-metrics.timer
 	lib/udev/rules.d/70-fsiter-pin.rules"
 files="usr/sbin/fsiter-pin usr/share/man/man8/fsiter-pin.8
-	usr/share/man/man5/fsiter-policy.conf.5 etc/fsiter/example.conf
+	usr/share/man/man5/fsiter-policy.conf.5 usr/share/man/man7/fsiter-views.7
+	etc/fsiter/example.conf
 	usr/share/bash-completion/completions/fsiter-pin"
 [ "$noviews" = --noviews ] || files="$files $units"
 for f in $files; do

@@ -40,24 +40,31 @@ done
 (( $(grep -c '^SEC("iter/' "$stub") == ${#names[@]} )) ||
 	no "bpf/stub.bpf.c: programs that are not one stub per target kind"
 
-# The README's samples of what users read: every key they show is one
-# that docs/output.md documents (a sample left behind by a renamed key
-# fails here). Keys are the first word of a line in a code block (dotted,
-# or `folio`), and every other word of the `cache` view's one line.
-inblock=0
+# The README's samples of what users read: every key they show is a key
+# of the views (src/view_keys.def, which fsiter-views(7) documents: a
+# sample left behind by a renamed key fails here), and so is every JSON
+# member of a show --json sample. Keys are the first word of a line in a
+# code block (dotted, or a record's: folio, file, rest, other, top).
+inblock=0 samples=0
 while IFS= read -r line; do
 	[[ $line == '```'* ]] && { inblock=$((!inblock)); continue; }
 	((inblock)) || continue
-	keys=()
-	if [[ $line =~ ^([a-z]+(\.[a-z_]+)+)( |$) || $line =~ ^(folio)\  ]]; then
-		keys=("${BASH_REMATCH[1]}")
-	elif [[ $line =~ ^cached\ [0-9]+\  ]]; then
-		read -ra w <<<"$line"
-		for ((i = 0; i < ${#w[@]}; i += 2)); do keys+=("${w[$i]}"); done
+	k=
+	if [[ $line =~ ^([a-z]+(\.[a-z_]+)+)( |$) || $line =~ ^(folio|file|rest|other|top)\  ]]; then
+		k=${BASH_REMATCH[1]}
+	elif [[ $line =~ ^\ +\"([a-z]+)\":\ \{(.*)\} ]]; then
+		# "  \"cache\": { \"cached\": 2304, ... }" of show --json
+		parent=${BASH_REMATCH[1]}
+		for m in $(grep -oE '"[a-z_]+":' <<<"${BASH_REMATCH[2]}" | tr -d '":'); do
+			grep -qF "KEY(\"$parent.$m\"," "$top/src/view_keys.def" ||
+				no "README.md: JSON sample member '$parent.$m' is not a key of the views"
+			samples=$((samples + 1))
+		done
 	fi
-	for k in "${keys[@]}"; do
-		grep -qF "\`$k\`" "$top/docs/output.md" ||
-			no "README.md: sample key '$k' is not documented in docs/output.md"
-	done
+	[[ -n $k ]] || continue
+	samples=$((samples + 1))
+	grep -qF "KEY(\"$k\"," "$top/src/view_keys.def" ||
+		no "README.md: sample key '$k' is not a key of the views (src/view_keys.def)"
 done <"$top/README.md"
+((samples >= 10)) || no "README.md: $samples sample keys, fewer than 10: the samples moved?"
 exit "$fail"

@@ -102,7 +102,7 @@ test_readers() {
 	check "fsb refused fifo" refused fsb $pins/fifo
 	check "fsb refused report-raw" refused fsb $pins/report-raw
 	check "fsb reads run-mnt" reads fsb $pins/run-mnt
-	cached=$(as fsa cat $pins/report-cache | word cached)
+	cached=$(as fsa cat $pins/report-cache | field cache.cached)
 	check_eq "report-cache counts what fincore counts" "$cached" "$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
 	check_eq "report-inode is the file" "$(as fsa cat $pins/report-inode | field inode.ino)" "$(stat -c %i $t/report.db)"
 	check_eq "run-mnt is the mount of /run/t" "$(as fsb cat $pins/run-mnt | field mnt.point)" "/run"
@@ -164,10 +164,10 @@ test_apply_changed() {
 	check "fifo is gone" test ! -e $pins/fifo
 	check "fsb now reads report-cache (0444)" reads fsb $pins/report-cache
 	check_eq "but fsb neither owns nor may write report.db: withheld" \
-		"$(as fsb cat $pins/report-cache)" "withheld page-cache state: the reader neither owns nor may write this file"
-	check_eq "fsa owns it and sees the counts" "$(as fsa cat $pins/report-cache | word cached)" \
+		"$(as fsb cat $pins/report-cache)" "cache.withheld the reader neither owns nor may write this file"
+	check_eq "fsa owns it and sees the counts" "$(as fsa cat $pins/report-cache | field cache.cached)" \
 		"$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
-	check_eq "expose-cache shows fsb the counts" "$(as fsb cat $pins/report-open | word cached)" \
+	check_eq "expose-cache shows fsb the counts" "$(as fsb cat $pins/report-open | field cache.cached)" \
 		"$(fincore -nb -o PAGES $t/report.db | tr -d ' ')"
 	check "fsb now reads report-inode (u:fsb:r)" reads fsb $pins/report-inode
 	check "fsa no longer reads report-inode" refused fsa $pins/report-inode
@@ -210,7 +210,7 @@ test_list() {
 	out=$("$tool" list); echo "$out"
 	check_eq "one line per pin, plus the header" "$(wc -l <<<"$out")" 8
 	check "list marks the expose-cache program" has "^report-open \+cache:all "
-	check "list shows view, path, owner, mode and readers" has "^report-inode \+inode .* /run/t/report.db \+root:root \+0440 \+u:root,u:fsb "
+	check "list shows view, path, owner, mode and readers" has "^report-inode \+inode .* /run/t/report.db \+root \+root \+0440 \+u:root,u:fsb "
 	check "list shows the mount point" has "^run-mnt \+mount \+mnt [0-9]\+ /run "
 }
 
@@ -344,11 +344,16 @@ cache pm-root /etc/hosts 0400"
 	out=$(cd / && as fsb bash -c "cat $pins/*" 2>&1); rc=$?
 	echo "$out"
 	check_eq "cat $pins/* as fsb: some refused" "$rc" 1
-	check "prints the pin fsb may read" has "^withheld page-cache state\\|^cached "
+	check "prints the pin fsb may read" has "^cache.withheld \\|^cache.cached "
 	check "refuses pm-fsa" has "cat: $pins/pm-fsa: Permission denied"
 	check "refuses pm-root" has "cat: $pins/pm-root: Permission denied"
 	check_eq "and nothing else is refused" "$(grep -c 'Permission denied' <<<"$out")" 2
 	check "fsa reads its group's pin" reads fsa $pins/pm-fsa
+	check_eq "show, as fsb: the pins fsb may read" "$(cd / && as fsb "$tool" show | xargs)" "pm-a"
+	check_eq "show, as fsa: its group's too" "$(cd / && as fsa "$tool" show | xargs)" "pm-a pm-fsa"
+	out=$(cd / && as fsb "$tool" show pm-root 2>&1); rc=$?
+	check_eq "show pm-root as fsb: the kernel's EACCES" "$rc $out" \
+		"1 fsiter-pin: show: $pins/pm-root: Permission denied"
 	chmod 0711 $pins && setfacl -m u:fsb:rwx $pins
 	out=$("$tool" audit $t/pm.conf 2>&1); rc=$?
 	echo "$out"
@@ -649,6 +654,55 @@ test_pin_dir_claimed() {
 	check "and says so" \
 		has "^fsiter-pin: pin-dir $pins: its 1 pin was made by $t/cl2.conf, which no longer exists (or any user may change it); this apply replaces it$"
 	"$tool" remove --all >/dev/null
+}
+
+test_show() {
+	echo "== show --json: every key of every view is one of fsiter-views(7), typed"
+	local d=/run/fsiter-show p v n
+	mkdir -p $d && mount -t tmpfs -o size=64m show-src $d
+	mkdir -p $d/sub && mount --bind $d/sub $d/sub
+	head -c 1M /dev/urandom >$d/sub/f && chown fsa $d/sub/f
+	fresh sh "inode sh-inode $d/sub/f 0444
+cache sh-cache $d/sub/f 0444
+inode-raw sh-raw $d/sub/f 0400
+mount sh-mount $d/sub 0444
+cache-summary sh-sum $d 0444 - - - expose-totals
+cache-top sh-top $d 0444 - - - top=5,expose-totals"
+	for p in inode:sh-inode cache:sh-cache mount:sh-mount cache-summary:sh-sum cache-top:sh-top; do
+		v=${p%%:*} n=${p#*:}
+		out=$("$tool" show --json $n 2>&1); rc=$?
+		echo "$out" | head -n 20
+		check_eq "$v: show --json as root" "$rc" 0
+		check_eq "$v: the view its keys say" "$(jq -r .view <<<"$out")" "$v"
+		# As a user the pin lets in, and who owns the file.
+		out=$(cd / && as fsa "$tool" show --json $n 2>&1); rc=$?
+		echo "$out" | head -n 3
+		check_eq "$v: show --json as fsa" "$rc" 0
+	done
+	out=$("$tool" show --json sh-inode)
+	check_eq "inode: a count is a number" "$(jq '.cache.cached | type' <<<"$out")" '"number"'
+	check_eq "inode: its folios, an array that adds up to cache.cached" \
+		"$(jq '[.folio[] | pow(2; .order)] | add' <<<"$out")" "$(jq .cache.cached <<<"$out")"
+	check_eq "inode: the name" "$(jq -r .inode.name <<<"$out")" f
+	out=$("$tool" show --json sh-mount)
+	check_eq "mount: source, root, fs.type" \
+		"$(jq -r '[.mnt.source, .mnt.root, .fs.type] | join(" ")' <<<"$out")" "show-src /sub tmpfs"
+	check_eq "mount: fs.dev as stat says" "$(jq -r .fs.dev <<<"$out")" \
+		"$(stat -c '%Hd:%Ld' $d/sub/f)"
+	out=$("$tool" show --json sh-top)
+	check_eq "cache-top: the file, its path and pages" \
+		"$(jq -r '.file[0] | "\(.path) \(.cached) \(.deleted)"' <<<"$out")" "sub/f 256 false"
+	check_eq "cache-summary: a share is a number from 0 to 1" \
+		"$("$tool" show --json sh-sum | jq '.observed.share | type == "number" and . >= 0 and . <= 1')" true
+	out=$("$tool" show --json sh-raw 2>&1); rc=$?
+	check_eq "inode-raw: refused, it has no keys" "$rc" 1
+	check "and says so" has "a BTF dump (view inode-raw) has no keys"
+	out=$(cd / && as fsb "$tool" show --json sh-inode 2>&1); rc=$?
+	check_eq "fsb, not the owner: exit" "$rc" 0
+	check_eq "fsb: withheld, a reason" "$(jq -r .cache.withheld <<<"$out")" \
+		"the reader neither owns nor may write this file"
+	"$tool" remove --all >/dev/null
+	umount $d/sub; umount $d
 }
 
 run_tests

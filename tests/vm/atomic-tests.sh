@@ -353,7 +353,7 @@ revoke_link() {
 			take_link $how-$name $pins/$name
 			check_eq "$name: its owner took the link" "$(cat $t/hold-$how-$name/ready)" ""
 		done
-		check "lc: the link walks the view" grep -q '^cached [0-9]' <<<"$(probe $how-lc)"
+		check "lc: the link walks the view" grep -q '^cache.cached [0-9]' <<<"$(probe $how-lc)"
 		check "lm: the link walks the view" grep -q '^mnt.id [0-9]' <<<"$(probe $how-lm)"
 		out=$(probe $how-ls)
 		check "ls: the link walks the view ($out)" test "$out" != empty -a "$out" != "no answer"
@@ -367,7 +367,7 @@ revoke_link() {
 			unhold $how-$name
 		done
 		check_eq "$how: ok kept, its link too" "$(link_of ok)" "$ok"
-		check "$how: and ok still shows the view" grep -q '^cached [0-9]' "$pins/ok"
+		check "$how: and ok still shows the view" grep -q '^cache.cached [0-9]' "$pins/ok"
 	done
 	# (fsa's search entry, which l1.conf's apply added, is a finding of
 	# o2.conf's audit: it does not grant fsa)
@@ -383,7 +383,7 @@ revoke_link() {
 	out=$("$tool" apply --force $t/l1.conf 2>&1)
 	check "lc is replaced (its mode drifted)" grep -q "^replaced lc: .*(mode differs)$" <<<"$out"
 	check_eq "the old link walks nothing" "$(probe rp)" empty
-	check "the new pin shows the view to its owner" grep -q '^cached [0-9]' <<<"$(as fsa cat $pins/lc)"
+	check "the new pin shows the view to its owner" grep -q '^cache.cached [0-9]' <<<"$(as fsa cat $pins/lc)"
 	unhold rp
 
 	# Faults: a test build only.
@@ -403,7 +403,7 @@ revoke_link() {
 	check "stub: the last message, how many" grep -qx "fsiter-pin: /sys/fs/bpf/fsiter: 1 revoked link could not be neutered: an fd on it, taken while its pin was granted, still walks the view" <<<"$(tail -n1 <<<"$out")"
 	check "stub: lc removed all the same" test ! -e $pins/lc
 	check_eq "stub: and revoked: a re-open through a held fd is refused" "$(probe nf-fd)" "Permission denied"
-	check "stub: the link fd still walks the view, as said" grep -q '^cached [0-9]' <<<"$(probe nf)"
+	check "stub: the link fd still walks the view, as said" grep -q '^cache.cached [0-9]' <<<"$(probe nf)"
 	check_eq "stub: nothing left in the work directory" "$(ls -A $work | wc -l)" 0
 	unhold nf; unhold nf-fd
 
@@ -425,7 +425,7 @@ revoke_link() {
 	FSITER_FAULT='neuter!' "$tool" apply --force $t/l3.conf >/dev/null 2>&1; rc=$?
 	check_eq "neuter!: killed" "$rc" 137
 	check "neuter!: lc is gone from the pin directory" test ! -e $pins/lc
-	check "neuter!: its link not neutered yet" grep -q '^cached [0-9]' <<<"$(probe nk)"
+	check "neuter!: its link not neutered yet" grep -q '^cache.cached [0-9]' <<<"$(probe nk)"
 	"$tool" list >/dev/null
 	check_eq "neuter!: list emptied the work directory" "$(ls -A $work | wc -l)" 0
 	check_eq "neuter!: and neutered the link first" "$(probe nk)" empty

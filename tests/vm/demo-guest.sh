@@ -41,6 +41,15 @@ as fsa cat $pins/report-raw
 echo "root# cat $pins/report-raw | head -n 4"
 cat $pins/report-raw | head -n 4
 
+say "# What each user may read, and a view as JSON (fsiter-pin show: no privilege)"
+as fsb "$tool" show
+as fsa "$tool" show
+as fsa "$tool" show --json report-cache
+
+say "# root audits the pins against the policy"
+echo "# fsiter-pin audit $policy"
+"$tool" audit "$policy" || true
+
 say "# Applying the same policy again changes nothing"
 "$tool" apply "$policy"
 "$tool" remove --all >/dev/null

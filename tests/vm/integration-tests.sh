@@ -43,7 +43,7 @@ test_boot() {
 	check_eq "applies at boot" "$rc" 0
 	check "pins what is there" test -e $pins/hostname
 	check "skips the disk that is not there yet" test ! -e $pins/usb-data
-	check_eq "fsa reads a pin (not its file: withheld)" "$(as fsa cat $pins/hostname | cut -d: -f1)" "withheld page-cache state"
+	check_eq "fsa reads a pin (not its file: withheld)" "$(as fsa cat $pins/hostname | cut -d" " -f1)" "cache.withheld"
 }
 
 test_hotplug() {
@@ -69,8 +69,8 @@ test_hotplug() {
 	mount $dev $t/usb
 	check "mounted: its pins appear" wait_for test -e $pins/usb-inode
 	check "the owner reads its page cache" \
-		bash -c "setpriv --reuid=fsa --regid=fsa --init-groups cat $pins/usb-data | grep -q '^cached [0-9]* dirty '"
-	check_eq "the inode view shows XFS" "$(as fsa cat $pins/usb-inode | field sb.type)" xfs
+		bash -c "setpriv --reuid=fsa --regid=fsa --init-groups cat $pins/usb-data | grep -q '^cache.cached [0-9]* dirty '"
+	check_eq "the inode view shows XFS" "$(as fsa cat $pins/usb-inode | field fs.type)" xfs
 	check "fsb is refused" bash -c "! setpriv --reuid=fsb --regid=fsb --init-groups cat $pins/usb-inode 2>/dev/null"
 	check "boot's pins stay" test -e $pins/hostname
 

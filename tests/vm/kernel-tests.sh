@@ -12,7 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 suite_init "$@"
 
 view() { "$ktool" read "$views/$1.bpf.o" "fsiter_${1//-/_}" "${@:2}"; }
-cache_field() { view cache "$2" | word "$1"; }
+cache_field() { view cache "$2" | field "cache.$1"; }
 fincore_pages() { fincore --noheadings --raw --output PAGES "$1"; }
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 fadvise_dontneed() {
@@ -67,7 +67,7 @@ test_xfs() {
 	dd if=/dev/zero of=$f bs=1M count=64 status=none && drop_caches
 	cat $f >/dev/null
 	out=$(view inode $f)
-	check_eq "inode view: fs type" "$(field sb.type <<<"$out")" xfs
+	check_eq "inode view: fs type" "$(field fs.type <<<"$out")" xfs
 	check_eq "inode view: name" "$(field inode.name <<<"$out")" readahead
 	check_eq "inode view: ino" "$(field inode.ino <<<"$out")" "$(stat -c %i $f)"
 	check_eq "inode view: size" "$(field inode.size <<<"$out")" "$(stat -c %s $f)"
@@ -115,7 +115,7 @@ test_other_targets() {
 	t=/tmp/tmpfs-file
 	dd if=/dev/zero of=$t bs=1M count=4 status=none
 	check_eq "tmpfs: cached = fincore" "$(cache_field cached $t)" "$(fincore_pages $t)"
-	check_eq "O_PATH fd" "$("$ktool" read --opath "$views/cache.bpf.o" fsiter_cache $t | word cached)" 1024
+	check_eq "O_PATH fd" "$("$ktool" read --opath "$views/cache.bpf.o" fsiter_cache $t | field cache.cached)" 1024
 	check_eq "directory" "$(view inode $mnt | field inode.mode)" "0$(printf %o 0x"$(stat -c %f $mnt)")"
 
 	big=$mnt/big
@@ -216,32 +216,44 @@ m.flush()' $f
 test_mountinfo() {
 	echo "== mounts: the mount view against /proc/self/mountinfo"
 	mt=/run/fsiter-kt/mt
-	mkdir -p $mt/a $mt/b $mt/c $mt/d $mt/e $mt/f $mt/g
+	mkdir -p $mt/a $mt/b $mt/c $mt/d $mt/e $mt/f $mt/g $mt/h
 	mount -t tmpfs -o nosuid,nodev tmpfs $mt/a && mount --make-shared $mt/a
+	# A bind mount of a subtree: its root (field 4) is not "/".
+	mkdir -p $mt/a/sub/deeper && mount --bind $mt/a/sub/deeper $mt/h
 	mount --bind $mt/a $mt/b
 	mount --bind $mt/a $mt/c && mount --make-slave $mt/c
 	# Both shared and a slave, and unbindable: each a case of the view.
 	mount --bind $mt/a $mt/f && mount --make-slave $mt/f && mount --make-shared $mt/f
 	mount -t tmpfs -o noatime tmpfs $mt/g && mount --make-unbindable $mt/g
-	mount -t tmpfs -o ro tmpfs $mt/d && mount --move $mt/d $mt/e
+	mount -t tmpfs -o ro,sync,size=1m my-src $mt/d && mount --move $mt/d $mt/e
 	mount --bind -o remount,ro,noexec $mt/b 2>/dev/null || true
 	checked=0
+	binds=0
 	# mountinfo: id parent maj:min root point opts [optional...] - type source sopts
-	while read -r id parent devno _ point opts rest; do
-		[[ $point == *\\* ]] && continue	# escaped characters: skip
+	while read -r id parent devno root point opts rest; do
+		[[ $point$root == *\\* ]] && continue	# escaped characters: skip
 		optional=$(awk '{ for (i = 1; i <= NF && $i != "-"; i++) printf "%s ", $i }' <<<"$rest")
-		fstype=$(awk '{ for (i = 1; i < NF; i++) if ($i == "-") { print $(i + 1); exit } }' <<<"$rest")
+		read -r fstype source sopts < <(awk '{ for (i = 1; i < NF; i++) if ($i == "-") { print $(i + 1), $(i + 2), $(i + 3); exit } }' <<<"$rest")
 		out=$(view mount "$point" 2>/dev/null) || { fail "mount view of $point"; continue; }
 		# A mount hidden by another one on the same point is not reachable.
 		[[ $(field mnt.id <<<"$out") == "$id" ]] || continue
 		prop=$(sed -n 's/^mnt.propagation *//p' <<<"$out")
 		want_prop=$(tr ' ' '\n' <<<"$optional" | grep -E '^(shared|master):|^unbindable' | xargs)
-		got="$(field mnt.parent <<<"$out") $(field mnt.dev <<<"$out") $(field mnt.opts <<<"$out") [$prop] $(field sb.type <<<"$out") $(field mnt.point <<<"$out")"
-		want="$parent $devno $opts [$want_prop] $fstype $point"
+		got="$(field mnt.parent <<<"$out") $(field fs.dev <<<"$out") $(field mnt.root <<<"$out") $(field mnt.opts <<<"$out") [$prop] $(field fs.type <<<"$out") $(field mnt.source <<<"$out") $(field mnt.point <<<"$out")"
+		want="$parent $devno $root $opts [$want_prop] $fstype $source $point"
 		check_eq "mount $id $point" "$got" "$want"
+		# The superblock's own options come after the generic ones.
+		fsopts=$(field fs.opts <<<"$out")
+		check "mount $id $point: fs.opts '$fsopts' starts '$sopts'" \
+			test "$sopts" = "$fsopts" -o "${sopts#"$fsopts",}" != "$sopts"
+		[[ $root == / ]] || binds=$((binds + 1))
 		checked=$((checked + 1))
 	done </proc/self/mountinfo
 	check_ge "mounts checked against mountinfo" "$checked" 10
+	check_ge "bind mounts of a subtree among them" "$binds" 1
+	out=$(view mount $mt/e)
+	check_eq "mount: source and generic superblock options" \
+		"$(field mnt.source <<<"$out") $(field fs.opts <<<"$out")" "my-src ro,sync"
 }
 
 test_mount_churn() {
@@ -293,13 +305,13 @@ test_lifetime() {
 	check "mount again" mount -o loop $img $lt
 	"$ktool" pin "$views/cache.bpf.o" fsiter_cache $lt/file $pinsd/lt-cache2
 	cat $lt/file >/dev/null
-	check_eq "pin again after remount" "$(cat $pinsd/lt-cache2 | word cached)" 1
+	check_eq "pin again after remount" "$(cat $pinsd/lt-cache2 | field cache.cached)" 1
 	check "remount read-only with a pin" mount -o remount,ro $lt
-	check_eq "pin still reads after remount ro" "$(cat $pinsd/lt-cache2 | word cached)" 1
+	check_eq "pin still reads after remount ro" "$(cat $pinsd/lt-cache2 | field cache.cached)" 1
 	rm -f $pinsd/lt-cache $pinsd/lt-mount $pinsd/lt-cache2
 	umount $lt && rm -f $img
 	umount $pinsd
-	umount $mt/e $mt/c $mt/b $mt/a 2>/dev/null
+	umount $mt/h $mt/e $mt/c $mt/b $mt/a 2>/dev/null
 }
 
 test_unlink_umount_race() {
@@ -351,8 +363,8 @@ test_may_observe() {
 		"$ktool" pin --expose-cache "$views/cache.bpf.o" fsiter_cache $vis/$f $bpffs/visall-$f
 		chmod 0444 $bpffs/vis-$f $bpffs/visi-$f $bpffs/visall-$f
 	done
-	sees() { [[ $("$@" | word cached) == 64 ]]; }
-	withheld() { "$@" | grep -qx "withheld page-cache state: the reader neither owns nor may write this file"; }
+	sees() { [[ $("$@" | field cache.cached) == 64 ]]; }
+	withheld() { "$@" | grep -qx "cache.withheld the reader neither owns nor may write this file"; }
 	check "owner sees its file" sees as_fsa cat $bpffs/vis-owned
 	check "a group member who may write sees it" sees as_fsa cat $bpffs/vis-groupw
 	check "a user an ACL lets write sees it" sees as_fsb cat $bpffs/vis-aclw

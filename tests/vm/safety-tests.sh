@@ -53,7 +53,7 @@ test_deleted_file() {
 	dd if=/dev/zero of=$lt/big bs=1M count=128 status=none && sync
 	pinv cache $lt/big $bpffs/big
 	pinv inode $lt/big $bpffs/big-inode
-	check_eq "pin reads before the unlink" "$(word cached <$bpffs/big)" 32768
+	check_eq "pin reads before the unlink" "$(field cache.cached <$bpffs/big)" 32768
 	before=$(avail_kib $lt)
 	rm $lt/big
 	check "remount read-only with a pin on a deleted file" retry 5 mount -o remount,ro $lt
@@ -68,7 +68,7 @@ test_deleted_file() {
 	echo "hello" >$lt/a && ln $lt/a $lt/b && sync
 	pinv cache $lt/a $bpffs/a
 	rm $lt/a
-	check_eq "a hard link is left: the pin reads" "$(word cached <$bpffs/a)" 1
+	check_eq "a hard link is left: the pin reads" "$(field cache.cached <$bpffs/a)" 1
 	rm $lt/b
 	check "the last link goes: ESTALE" retry 5 estale $bpffs/a
 	rm -f $bpffs/a
@@ -92,9 +92,9 @@ test_withheld() {
 	pinv cache $vis/f $bpffs/vis && chmod 0444 $bpffs/vis
 	"$ktool" pin --expose-cache "$views/cache.bpf.o" fsiter_cache $vis/f $bpffs/vis-exposed
 	chmod 0444 $bpffs/vis-exposed
-	check "fsa is refused" bash -c "setpriv --reuid=fsa --regid=fsa --init-groups cat $bpffs/vis | grep -q '^withheld '"
-	check_eq "root sees it" "$(word cached <$bpffs/vis)" 16
-	check_eq "expose-cache: fsa sees it" "$(as fsa cat $bpffs/vis-exposed | word cached)" 16
+	check "fsa is refused" bash -c "setpriv --reuid=fsa --regid=fsa --init-groups cat $bpffs/vis | grep -q '^cache.withheld '"
+	check_eq "root sees it" "$(field cache.cached <$bpffs/vis)" 16
+	check_eq "expose-cache: fsa sees it" "$(as fsa cat $bpffs/vis-exposed | field cache.cached)" 16
 	rm -f $bpffs/vis $bpffs/vis-exposed
 }
 
@@ -104,8 +104,8 @@ test_shmem_dirty() {
 	t=/tmp/st-shmem
 	dd if=/dev/urandom of=$t bs=4k count=256 status=none
 	out=$(view cache $t)
-	check_eq "tmpfs: cached" "$(word cached <<<"$out")" 256
-	check_eq "tmpfs: dirty (the folio's own flag)" "$(word dirty <<<"$out")" 256
+	check_eq "tmpfs: cached" "$(field cache.cached <<<"$out")" 256
+	check_eq "tmpfs: dirty (the folio's own flag)" "$(field cache.dirty <<<"$out")" 256
 	check_eq "tmpfs: inode view's dirty folios" \
 		"$(view inode $t | awk '$1 == "folio" && / dirty/ { n += 2 ^ $3 } END { print n + 0 }')" 256
 	rm -f $t
@@ -119,14 +119,14 @@ test_sparse_read() {
 	# One byte every 256 MiB: 4096 cached pages spread over 1 TiB.
 	python3 -c 'import os, sys; fd = os.open(sys.argv[1], os.O_WRONLY); [os.pwrite(fd, b"x", i << 28) for i in range(4096)]' $sp
 	# (Not fincore: its mincore() over 1 TiB takes many minutes under TCG.)
-	check_eq "1 TiB sparse: written, as the cache view counts" "$(view cache $sp | word cached)" 4096
+	check_eq "1 TiB sparse: written, as the cache view counts" "$(view cache $sp | field cache.cached)" 4096
 	out=$(view inode $sp); rc=$?
 	check_eq "1 TiB sparse: read ends (exit)" "$rc" 0
 	check_eq "1 TiB sparse: every folio listed" "$(grep -c '^folio ' <<<"$out")" 4096
 	check_eq "1 TiB sparse: no error line" "$(grep -c '^folios.error' <<<"$out")" 0
 	chmod 0644 $sp
 	pinv inode $sp $bpffs/sparse && chmod 0444 $bpffs/sparse
-	check_eq "withheld: one run, no folio" "$(as fsa cat $bpffs/sparse | grep -c -e '^folio' -e '^withheld')" 1
+	check_eq "withheld: one run, no folio" "$(as fsa cat $bpffs/sparse | grep -c -e '^folio' -e '^cache.withheld')" 1
 	rm -f $bpffs/sparse $sp
 }
 

@@ -62,8 +62,8 @@ test_cat() {
 	echo "read in $walk_ms ms"
 	out=$(cat $t/sum)
 	echo "$out"
-	check_eq "inodes, one per file" "$(field inodes <<<"$out")" "$nfiles"
-	check_eq "cached pages, as written" "$(field cached <<<"$out")" "$want_pages"
+	check_eq "inodes, one per file" "$(field cache.inodes <<<"$out")" "$nfiles"
+	check_eq "cached pages, as written" "$(field cache.cached <<<"$out")" "$want_pages"
 	check_eq "root observes all" "$(field observed.inodes <<<"$out")" "$nfiles"
 }
 
@@ -93,7 +93,7 @@ test_others() {
 	check "cat as fsa succeeds in one go (${err:-no error})" test -z "$err"
 	out=$(cat $t/others)
 	echo "$out"
-	check_eq "inodes, one per file" "$(field inodes <<<"$out")" "$nfiles"
+	check_eq "inodes, one per file" "$(field cache.inodes <<<"$out")" "$nfiles"
 	check_eq "fsa observes none" "$(field observed.inodes <<<"$out")" 0
 }
 
@@ -162,7 +162,7 @@ os.read(fd, 65536)' $pins/m-sum $t/opened "$q" &
 		fi
 		wait $a
 		[[ $how != samefd ]] || exec {sfd}<&-
-		check_eq "$how: the first reader's totals" "$(field inodes <$t/wait.a)" "$nfiles"
+		check_eq "$how: the first reader's totals" "$(field cache.inodes <$t/wait.a)" "$nfiles"
 	done
 }
 

@@ -62,12 +62,12 @@ test_many() {
 	t0=$(date +%s%N)
 	out=$(cat $pins/big-sum)
 	echo "$out (read in $((($(date +%s%N) - t0) / 1000000)) ms)"
-	check_eq "cache-summary: inodes, one per file" "$(field inodes <<<"$out")" "$nfiles"
-	check_eq "cache-summary: cached pages, as written" "$(field cached <<<"$out")" "$want_pages"
+	check_eq "cache-summary: inodes, one per file" "$(field cache.inodes <<<"$out")" "$nfiles"
+	check_eq "cache-summary: cached pages, as written" "$(field cache.cached <<<"$out")" "$want_pages"
 	check_eq "cache-summary: root observes all" "$(field observed.inodes <<<"$out")" "$nfiles"
 	out=$(dd if=$pins/big-sum bs=64 status=none)
-	check_eq "cache-summary read 64 bytes at a time: the same inodes" "$(field inodes <<<"$out")" "$nfiles"
-	check_eq "cache-summary read 64 bytes at a time: the same pages" "$(field cached <<<"$out")" "$want_pages"
+	check_eq "cache-summary read 64 bytes at a time: the same inodes" "$(field cache.inodes <<<"$out")" "$nfiles"
+	check_eq "cache-summary read 64 bytes at a time: the same pages" "$(field cache.cached <<<"$out")" "$want_pages"
 	out=$(cat $pins/big-top)
 	echo "$out"
 	check_eq "cache-top: the 16-page files first" "$(awk '$1 == "file" { print $2 }' <<<"$out" | sort -u)" 16
@@ -143,7 +143,7 @@ test_interrupt_ext4() {
 	# A version of policy.conf: it takes the pin directory over (--force).
 	out=$("$tool" apply --force $t/ext4.conf 2>&1) || { fail "apply: $out"; return; }
 	# (and the odd inode of ext4's own with pages)
-	out=$(field inodes <$pins/ext4-sum)
+	out=$(field cache.inodes <$pins/ext4-sum)
 	check "ext4: every file counted ($out >= $n)" test "${out:-0}" -ge $n
 	for sig in INT TERM; do
 		kill_reader $sig $pins/ext4-sum

@@ -52,7 +52,7 @@ sums() { awk -v k="$1" '$1 == k { print $2, $3, $4, $5 }' <<<"$out"; }
 keys() { awk '{ print $1 }' <<<"$out" | paste -sd' '; }
 # The keys of cache-summary, every one printed whether the totals are
 # withheld or not.
-sum_keys="fs.type fs.dev inodes cached dirty writeback observed.inodes observed.cached observed.dirty observed.writeback observed.share"
+sum_keys="fs.type fs.dev cache.inodes cache.cached cache.dirty cache.writeback observed.inodes observed.cached observed.dirty observed.writeback observed.share"
 # apply [POLICY]: the suite's policy, or another that replaces it (a
 # version of the same policy in a file of its own: it takes the pin
 # directory over, with --force, which does nothing else here)
@@ -192,31 +192,31 @@ test_summary() {
 	echo "$out"
 	check_eq "root: every key" "$(keys)" "$sum_keys"
 	check_eq "root: no totals without expose-totals" \
-		"$(field inodes <<<"$out") $(field cached <<<"$out") $(field dirty <<<"$out") $(field writeback <<<"$out")" "- - - -"
+		"$(field cache.inodes <<<"$out") $(field cache.cached <<<"$out") $(field cache.dirty <<<"$out") $(field cache.writeback <<<"$out")" "- - - -"
 	check_eq "root: observed all" "$(field observed.cached <<<"$out")" 1050
 	check_eq "root: no share" "$(field observed.share <<<"$out")" "-"
 	read_pin root tmp-tot-sum
 	echo "$out"
-	check_eq "root, expose-totals: inodes" "$(field inodes <<<"$out")" 5
-	check_eq "root, expose-totals: cached" "$(field cached <<<"$out")" 1050
-	check_eq "root, expose-totals: share" "$(field observed.share <<<"$out")" "100.00%"
+	check_eq "root, expose-totals: inodes" "$(field cache.inodes <<<"$out")" 5
+	check_eq "root, expose-totals: cached" "$(field cache.cached <<<"$out")" 1050
+	check_eq "root, expose-totals: share" "$(field observed.share <<<"$out")" "1.0000"
 	read_pin fsa tmp-sum
 	echo "$out"
 	check_eq "fsa: every key" "$(keys)" "$sum_keys"
 	check_eq "fsa: no totals" \
-		"$(field inodes <<<"$out") $(field cached <<<"$out") $(field dirty <<<"$out") $(field writeback <<<"$out")" "- - - -"
+		"$(field cache.inodes <<<"$out") $(field cache.cached <<<"$out") $(field cache.dirty <<<"$out") $(field cache.writeback <<<"$out")" "- - - -"
 	check_eq "fsa: observed a1 a2 w1" "$(field observed.inodes <<<"$out") $(field observed.cached <<<"$out")" "3 550"
 	check_eq "fsa: no share" "$(field observed.share <<<"$out")" "-"
 	read_pin fsa tmp-tot-sum
 	echo "$out"
-	check_eq "fsa, expose-totals: the totals, with b1 and r1" "$(field cached <<<"$out")" 1050
-	check_eq "fsa, expose-totals: inodes" "$(field inodes <<<"$out")" 5
+	check_eq "fsa, expose-totals: the totals, with b1 and r1" "$(field cache.cached <<<"$out")" 1050
+	check_eq "fsa, expose-totals: inodes" "$(field cache.inodes <<<"$out")" 5
 	check_eq "fsa, expose-totals: observed a1 a2 w1" "$(field observed.inodes <<<"$out") $(field observed.cached <<<"$out")" "3 550"
-	check_eq "fsa, expose-totals: share 550/1050" "$(field observed.share <<<"$out")" "52.38%"
+	check_eq "fsa, expose-totals: share 550/1050" "$(field observed.share <<<"$out")" "0.5238"
 	read_pin fsb tmp-sum
 	check_eq "fsb: no share" "$(field observed.share <<<"$out")" "-"
 	read_pin fsb tmp-tot-sum
-	check_eq "fsb, expose-totals: share 350/1050" "$(field observed.share <<<"$out")" "33.33%"
+	check_eq "fsb, expose-totals: share 350/1050" "$(field observed.share <<<"$out")" "0.3333"
 }
 
 # The side channel that withholding the totals closes: on a filesystem
@@ -245,7 +245,7 @@ test_one_withheld() {
 	echo "$out"
 	check_eq "fsa: every key" "$(keys)" "$sum_keys"
 	check_eq "fsa: its own file observed" "$(field observed.cached <<<"$out")" "$(pages $one/fsa/own)"
-	check_eq "fsa: no total to subtract it from" "$(field cached <<<"$out")" "-"
+	check_eq "fsa: no total to subtract it from" "$(field cache.cached <<<"$out")" "-"
 	read_pin fsa one-top
 	echo "$out"
 	check_eq "fsa: other, not even summed" "$(sums other)" "- - - -"
@@ -261,7 +261,7 @@ test_one_withheld() {
 	read_pin fsa one-tsum
 	echo "$out"
 	check_eq "fsa, expose-totals: total minus observed is it too" \
-		"$(($(field cached <<<"$out") - $(field observed.cached <<<"$out")))" "$secret"
+		"$(($(field cache.cached <<<"$out") - $(field observed.cached <<<"$out")))" "$secret"
 	apply >/dev/null	# the suite's policy again, without these pins
 	umount $one
 }
@@ -275,7 +275,7 @@ test_expose_cache() {
 	# The kernel gives the sums, of nothing, without expose-totals.
 	check_eq "nothing withheld: sums of 0" "$(sums other)" "0 0 0 0"
 	read_pin fsa tmp-all-sum
-	check_eq "fsa: observed everything" "$(field observed.share <<<"$out")" "100.00%"
+	check_eq "fsa: observed everything" "$(field observed.share <<<"$out")" "1.0000"
 }
 
 # A walk's state is its own: root and fsa read the same pin at once, again
@@ -499,7 +499,7 @@ test_expose_needs_search() {
 	out=$("$ktool" read --withheld-sums "$views/cache-summary.bpf.o" fsiter_sb_sum $tmp 2>&1)
 	echo "$out"
 	check "--withheld-sums: totals, a number" grep -qx 'cached [0-9]\+' <<<"$out"
-	check_eq "--withheld-sums: root observes them all" "$(field cached <<<"$out")" \
+	check_eq "--withheld-sums: root observes them all" "$(field cache.cached <<<"$out")" \
 		"$(field observed.cached <<<"$out")"
 	out=$("$ktool" read --withheld-sums "$views/cache.bpf.o" fsiter_cache $tmp/r1 2>&1); rc=$?
 	echo "$out"
@@ -550,11 +550,11 @@ disk_fs() {
 	read_pin fsb $fs-sum
 	echo "$out"
 	check_eq "$fs: fsb: observed mid" "$(field observed.cached <<<"$out")" "$(pages $mnt/data/b/mid)"
-	check_ge "$fs: totals at least the three files" "$(field cached <<<"$out")" 980
+	check_ge "$fs: totals at least the three files" "$(field cache.cached <<<"$out")" 980
 	read_pin fsb $fs-plain
 	echo "$out"
 	check_eq "$fs: fsb, without expose-totals: observed mid" "$(field observed.cached <<<"$out")" "$(pages $mnt/data/b/mid)"
-	check_eq "$fs: fsb, without expose-totals: no totals" "$(field cached <<<"$out") $(field observed.share <<<"$out")" "- -"
+	check_eq "$fs: fsb, without expose-totals: no totals" "$(field cache.cached <<<"$out") $(field observed.share <<<"$out")" "- -"
 	# Dirty pages are counted on the marks of the page cache, where a
 	# clean file has none: write one and look before the flusher runs.
 	# With the periodic flusher off, something can still write it back

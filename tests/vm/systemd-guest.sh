@@ -105,7 +105,7 @@ test_hotplug() {
 			"$(readlink /proc/"$pid"/ns/mnt)" "$(readlink /proc/1/ns/mnt)"
 	fi
 	check_eq "fsa reads the disk's file through its pin" \
-		"$(login fsa "cat $pins/hot" | field sb.type)" xfs
+		"$(login fsa "cat $pins/hot" | field fs.type)" xfs
 	check "the host hot-removed the disk" ask hot-remove
 	check "systemd unmounts it" wait_for 120 bash -c "! findmnt -n /srv/hot"
 	check "its pins go" wait_for 120 test ! -e $pins/hot -a ! -e $pins/hot-mnt
@@ -126,7 +126,7 @@ storm_consistent() {
 	local i dev pdev point
 	for ((i = 1; i <= storm; i++)); do
 		dev=$(mountpoint -d "/srv/storm$i") || return 1
-		pdev=$(field sb.dev <"$pins/storm$i")
+		pdev=$(field fs.dev <"$pins/storm$i")
 		point=$(field mnt.point <"$pins/storm$i-mnt")
 		[[ $pdev == "$dev" && $point == "/srv/storm$i" ]] ||
 			{ echo "storm$i: /srv/storm$i is $dev, its pins say $pdev and $point"; return 1; }
@@ -163,7 +163,7 @@ test_storm() {
 	out=$(fsiter-pin audit /etc/fsiter/policy.conf 2>&1); echo "$out"
 	check "audit is clean" has "^clean: "
 	check "no unit failed, nothing in the journal" quiet_since "$since"
-	check_eq "fsa reads a pin of the storm" "$(login fsa "cat $pins/storm7" | field sb.type)" xfs
+	check_eq "fsa reads a pin of the storm" "$(login fsa "cat $pins/storm7" | field fs.type)" xfs
 	since=$(date +%s)
 	check "the host hot-removed the ten disks" ask storm-remove
 	check "systemd unmounts them" wait_for 180 storm_unmounted
