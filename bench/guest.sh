@@ -25,6 +25,7 @@ mkfs.xfs -q -f /dev/vda && mount /dev/vda $d
 
 ns() { awk '{ print $2 }'; }           # "ns N ..." -> N
 val() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
+key() { awk -v k="$1" '$1 == k { print $2 }'; }   # a view's "KEY VALUE" line -> VALUE
 csv() { echo "CSV,$*"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3g", a / b; else print "-" }'; }
 ms() { awk -v n="$1" 'BEGIN { printf "%.3f", n / 1e6 }'; }
@@ -97,7 +98,7 @@ for s in 1 64 1024 sparse tera; do
 	else
 		m=$("$br" mincore $f "$([[ $s == sparse ]] && echo 1 || echo $reps)")
 	fi
-	cached=$(cat $pins/c$s | val cached)
+	cached=$(cat $pins/c$s | key cache.cached)
 	folios=$(val folios <<<"$i")
 	if [[ -e $rfcpins/r$s ]] && r=$("$br" pin $rfcpins/r$s $reps 2>&1); then
 		rt=$(ms "$(ns <<<"$r")")
@@ -173,7 +174,7 @@ if "$br" statmount $d 1 >/dev/null 2>&1; then
 		reps=$((reps < 11 ? 11 : reps))
 		c=$("$br" pin $pins/c$s $reps)
 		k=$("$br" cachestat "$(file_of $s)" $reps)
-		[[ $(val resident <<<"$k") == $(cat $pins/c$s | val cached) ]] ||
+		[[ $(val resident <<<"$k") == $(cat $pins/c$s | key cache.cached) ]] ||
 			echo "  note: cachestat counted $(val resident <<<"$k") pages"
 		printf '%-14s %10s %12s %14s %8s\n' "$(label_of $s)" "$(val resident <<<"$k")" \
 			"$(ms "$(ns <<<"$c")")" "$(ms "$(ns <<<"$k")")" \

@@ -91,8 +91,8 @@ for n in "${steps[@]}"; do
 	sync
 	find $tree -type f -print0 | xargs -0 cat >/dev/null	# all cached
 	sum=$(cat $pins/sbsum)
-	inodes=$(field inodes <<<"$sum")
-	pages=$(field cached <<<"$sum")
+	inodes=$(field cache.inodes <<<"$sum")
+	pages=$(field cache.cached <<<"$sum")
 	fp=$(fincore_pages $tree)
 	t=$(top_ns 11)
 	f=$(wall "$(wreps "$n")" fincore_tree $tree)
@@ -111,8 +111,8 @@ echo "== the $have-file tree with every 10th file cached, against all cached"
 sync && echo 3 >/proc/sys/vm/drop_caches
 find $tree -type f -name 'f*0' -print0 | xargs -0 cat >/dev/null
 sum=$(cat $pins/sbsum)
-inodes=$(field inodes <<<"$sum")
-pages=$(field cached <<<"$sum")
+inodes=$(field cache.inodes <<<"$sum")
+pages=$(field cache.cached <<<"$sum")
 t=$(top_ns 11)
 f=$(wall 1 fincore_tree $tree)
 v=-
@@ -129,7 +129,7 @@ cat $pins/sbtop >/dev/null
 s0=$(slab_kb)
 for _ in $(seq 1 20); do cat $pins/sbtop >/dev/null; cat $pins/sbsum >/dev/null; done
 s1=$(slab_kb)
-echo "Slab: $s0 kB -> $s1 kB ($((s1 - s0)) kB), $(field inodes <$pins/sbsum) cached inodes"
+echo "Slab: $s0 kB -> $s1 kB ($((s1 - s0)) kB), $(field cache.inodes <$pins/sbsum) cached inodes"
 csv "slab,$s0,$s1"
 
 echo
@@ -143,8 +143,8 @@ done
 sync
 cat $d/big/* >/dev/null
 sum=$(cat $pins/sbsum)
-inodes=$(field inodes <<<"$sum")
-pages=$(field cached <<<"$sum")
+inodes=$(field cache.inodes <<<"$sum")
+pages=$(field cache.cached <<<"$sum")
 t=$(top_ns 11)
 f=$(wall 3 fincore_tree $d/big)
 v=-
