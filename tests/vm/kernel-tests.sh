@@ -233,7 +233,8 @@ test_mountinfo() {
 	while read -r id parent devno root point opts rest; do
 		[[ $point$root == *\\* ]] && continue	# escaped characters: skip
 		optional=$(awk '{ for (i = 1; i <= NF && $i != "-"; i++) printf "%s ", $i }' <<<"$rest")
-		read -r fstype source sopts < <(awk '{ for (i = 1; i < NF; i++) if ($i == "-") { print $(i + 1), $(i + 2), $(i + 3); exit } }' <<<"$rest")
+		# (A here-string: the guest has no /dev/fd for a process substitution.)
+		read -r fstype source sopts <<<"$(awk '{ for (i = 1; i < NF; i++) if ($i == "-") { print $(i + 1), $(i + 2), $(i + 3); exit } }' <<<"$rest")"
 		out=$(view mount "$point" 2>/dev/null) || { fail "mount view of $point"; continue; }
 		# A mount hidden by another one on the same point is not reachable.
 		[[ $(field mnt.id <<<"$out") == "$id" ]] || continue
