@@ -498,7 +498,7 @@ test_expose_needs_search() {
 	done
 	out=$("$ktool" read --withheld-sums "$views/cache-summary.bpf.o" fsiter_sb_sum $tmp 2>&1)
 	echo "$out"
-	check "--withheld-sums: totals, a number" grep -qx 'cached [0-9]\+' <<<"$out"
+	check "--withheld-sums: totals, a number" grep -qx 'cache.cached [0-9]\+' <<<"$out"
 	check_eq "--withheld-sums: root observes them all" "$(field cache.cached <<<"$out")" \
 		"$(field observed.cached <<<"$out")"
 	out=$("$ktool" read --withheld-sums "$views/cache.bpf.o" fsiter_cache $tmp/r1 2>&1); rc=$?
