@@ -86,20 +86,17 @@ static int copy_out(int fd, const char *path)
 	return EXIT_OK;
 }
 
-static int show_json(int fd, const char *path, const char *name)
+/* The lines of IN (the pin PATH, named NAME) as JSON, typed by their keys. */
+static int show_json(FILE *in, const char *path, const char *name)
 {
 	struct view_json vj = { NULL };
 	size_t size = 0, lineno = 0;
 	char *line = NULL, why[160] = "";
-	int ret = EXIT_FAIL, dup_fd;
-	FILE *in = NULL;
+	int ret = EXIT_FAIL, r;
 	ssize_t len;
 
-	dup_fd = dup(fd);
-	if (dup_fd < 0 || !(in = fdopen(dup_fd, "r")) || view_json_init(&vj, stdout)) {
-		err("show: %s: %s", ESC(path), strerror(errno ?: ENOMEM));
-		if (dup_fd >= 0 && !in)
-			close(dup_fd);
+	if (view_json_init(&vj, stdout)) {
+		err("show: %s", strerror(ENOMEM));
 		goto out;
 	}
 	while ((len = getline(&line, &size, in)) > 0) {
@@ -111,8 +108,7 @@ static int show_json(int fd, const char *path, const char *name)
 			    "read it without --json", ESC(path));
 			goto out;
 		}
-		int r = view_json_line(&vj, line, len, why, sizeof(why));
-
+		r = view_json_line(&vj, line, len, why, sizeof(why));
 		if (r == -EINVAL) {
 			err("show: %s:%zu: %s (fsiter-views(7))", ESC(path), lineno, why);
 			goto out;
@@ -129,8 +125,6 @@ static int show_json(int fd, const char *path, const char *name)
 	ret = fflush(stdout) ? EXIT_FAIL : EXIT_OK;
 out:
 	free(line);
-	if (in)
-		fclose(in);
 	view_json_free(&vj);
 	return ret;
 }
@@ -141,6 +135,7 @@ static int run(int argc, char **argv)
 	char joined[PATH_MAX];
 	bool json = false;
 	int c, fd = -1, ret;
+	FILE *in = NULL;
 	struct stat st;
 
 	while ((c = cmd_getopt(&cmd_show, argc, argv)) != -1) {
@@ -184,9 +179,20 @@ static int run(int argc, char **argv)
 		close(fd);
 		return EXIT_FAIL;
 	}
-	ret = json ? show_json(fd, path, strrchr(path, '/') ? strrchr(path, '/') + 1 : path)
-		   : copy_out(fd, path);
-	close(fd);
+	if (!json) {
+		ret = copy_out(fd, path);
+		close(fd);
+		return ret;
+	}
+	in = fdopen(fd, "r");
+	if (!in) {
+		err("show: %s: %s", ESC(path), strerror(errno));
+		close(fd);
+		return EXIT_FAIL;
+	}
+	/* PATH has a slash: a NAME was joined to DIR. */
+	ret = show_json(in, path, strrchr(path, '/') + 1);
+	fclose(in);
 	return ret;
 }
 

@@ -156,7 +156,11 @@ json_object *view_json_text(const char *s, size_t len)
 	return o;
 }
 
-json_object *view_json_name(const char *s, size_t len, bool *escaped)
+/*
+ * The escaped name S (LEN bytes) decoded: "\ooo" is the byte ooo. If the
+ * bytes are not valid UTF-8, the name as escaped, and *ESCAPED set.
+ */
+static json_object *decode_name(const char *s, size_t len, bool *escaped)
 {
 	unsigned char *out = malloc(len + 1);
 	json_object *o;
@@ -179,6 +183,28 @@ json_object *view_json_name(const char *s, size_t len, bool *escaped)
 	o = *escaped ? view_json_text(s, len) : view_json_text((char *)out, n);
 	free(out);
 	return o;
+}
+
+/*
+ * The name S (LEN bytes, escaped) decoded, as member KEY of O; a name
+ * that is not UTF-8 once decoded stays as printed, and a member
+ * KEY_escaped says so. 0 or -ENOMEM.
+ */
+static int add_name(json_object *o, const char *key, const char *s, size_t len)
+{
+	json_object *v;
+	char flag[64];
+	bool escaped;
+
+	v = decode_name(s, len, &escaped);
+	if (!v || json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	if (!escaped)
+		return 0;
+	snprintf(flag, sizeof(flag), "%s_escaped", key);
+	return json_object_object_add(o, flag, json_object_new_boolean(1)) ? -ENOMEM : 0;
 }
 
 /* A whole unsigned decimal of LEN bytes at S into *V. */
@@ -278,18 +304,16 @@ static int record(const char *fields, const char *v, const char *end,
 				val = json_object_new_boolean(0);
 			}
 		} else if (fw[fl - 1] == '$') {
-			bool deleted, esc;
+			bool deleted;
 
 			snprintf(name, sizeof(name), "%.*s", (int)fl - 1, fw);
 			while (v < end && *v == ' ')
 				v++;
 			deleted = end - v > (long)strlen(DELETED) &&
 				  !memcmp(end - strlen(DELETED), DELETED, strlen(DELETED));
-			val = view_json_name(v, end - v - (deleted ? strlen(DELETED) : 0), &esc);
-			json_object_object_add(o, name, val);
-			if (esc) {
-				snprintf(name + strlen(name), sizeof(name) - strlen(name), "_escaped");
-				json_object_object_add(o, name, json_object_new_boolean(1));
+			if (add_name(o, name, v, end - v - (deleted ? strlen(DELETED) : 0))) {
+				json_object_put(o);
+				return -ENOMEM;
 			}
 			val = json_object_new_boolean(deleted);
 			snprintf(name, sizeof(name), "deleted");
@@ -320,7 +344,7 @@ bad:
 }
 
 static int value(const struct view_key *k, const char *v, const char *end,
-		 json_object **out, bool *escaped, char *why, size_t why_size)
+		 json_object **out, char *why, size_t why_size)
 {
 	size_t len = end - v;
 	bool ok = true;
@@ -338,10 +362,8 @@ static int value(const struct view_key *k, const char *v, const char *end,
 		*out = fraction(v, len, &ok);
 		break;
 	case KEY_TEXT:
+	case KEY_NAME:	/* not here: add_name() */
 		*out = view_json_text(v, len);
-		break;
-	case KEY_NAME:
-		*out = view_json_name(v, len, escaped);
 		break;
 	case KEY_RECORD:
 	case KEY_LIST:
@@ -383,11 +405,10 @@ int view_json_line(struct view_json *vj, const char *line, size_t len,
 		   char *why, size_t why_size)
 {
 	const char *sp = memchr(line, ' ', len), *end = line + len, *leaf;
+	const char *v = sp ? sp + 1 : end;	/* the value */
 	size_t klen = sp ? (size_t)(sp - line) : len;
 	const struct view_key *k = view_key_lookup(line, klen);
 	json_object *parent, *val;
-	bool escaped = false;
-	char flag[64];
 	int ret;
 
 	if (!k) {
@@ -414,7 +435,13 @@ int view_json_line(struct view_json *vj, const char *line, size_t len,
 		snprintf(why, why_size, "key '%s' again, after the list of another", k->name);
 		return -EINVAL;
 	}
-	ret = value(k, sp ? sp + 1 : end, end, &val, &escaped, why, why_size);
+	if (k->type == KEY_NAME) {
+		ret = add_name(parent, leaf, v, end - v);
+		if (ret)
+			return ret;
+		goto seen;
+	}
+	ret = value(k, v, end, &val, why, why_size);
 	if (ret)
 		return ret;
 	if (!val && k->type != KEY_COUNT && k->type != KEY_FRACTION)
@@ -433,11 +460,6 @@ int view_json_line(struct view_json *vj, const char *line, size_t len,
 	} else if (json_object_object_add(parent, leaf, val)) {
 		json_object_put(val);
 		return -ENOMEM;
-	} else if (escaped) {
-		/* Not UTF-8 once decoded: as printed, and said so. */
-		snprintf(flag, sizeof(flag), "%s_escaped", leaf);
-		if (json_object_object_add(parent, flag, json_object_new_boolean(1)))
-			return -ENOMEM;
 	}
 seen:
 	vj->views &= k->views;

@@ -53,11 +53,5 @@ void view_json_end(struct view_json *vj, const char *pin);
  * "\134").
  */
 json_object *view_json_text(const char *s, size_t len);
-/*
- * The escaped name S (LEN bytes) decoded into a new string: "\ooo" is
- * the byte ooo. If the bytes are not valid UTF-8, the name as escaped,
- * and *ESCAPED set.
- */
-json_object *view_json_name(const char *s, size_t len, bool *escaped);
 
 #endif
